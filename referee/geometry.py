@@ -81,9 +81,7 @@ class Cell:
         """Parse a name like ``h13`` into a cell (without checking a board)."""
         match = _CELL_NAME.fullmatch(name.strip())
         if match is None:
-            raise CellError(
-                f"'{name}' is not a cell name: write a column letter a-z and a row number, like h13"
-            )
+            raise CellError(f"'{name}' is not a cell name: write a column letter a-z and a row number, like h13")
         col = LETTERS.index(match.group(1).lower()) + 1
         return cls(row=int(match.group(2)), col=col)
 
@@ -202,9 +200,7 @@ def _build(
         for p in parents_of.get(c, []):
             children[p].append(c)
     rows = max(c.row for c in cells)
-    row_cells = tuple(
-        tuple(i for i, c in enumerate(cells) if c.row == r) for r in range(1, rows + 1)
-    )
+    row_cells = tuple(tuple(i for i, c in enumerate(cells) if c.row == r) for r in range(1, rows + 1))
 
     def ix(cs: list[Cell]) -> tuple[int, ...]:
         return tuple(sorted(index_of[c] for c in cs))
@@ -268,9 +264,17 @@ def _diamond(n: int, hexagonal: bool) -> Geometry:
         fn = float(n)
         corners = ((0.0, 0.0), (fn, 0.0), (fn, fn), (0.0, fn))
         width = height = fn
-    return _build(spec, "hex-diamond" if hexagonal else "diamond",
-                  Layout.HEX if hexagonal else Layout.SQUARE, placed,
-                  corners, width, height, parents, neighbours)  # type: ignore[arg-type]
+    return _build(
+        spec,
+        "hex-diamond" if hexagonal else "diamond",
+        Layout.HEX if hexagonal else Layout.SQUARE,
+        placed,
+        corners,
+        width,
+        height,
+        parents,
+        neighbours,
+    )  # type: ignore[arg-type]
 
 
 def _trapezoid(top: int, rows: int, hexagon: bool) -> Geometry:
@@ -312,8 +316,17 @@ def _trapezoid(top: int, rows: int, hexagon: bool) -> Geometry:
         pos[Cell(last, 1)],
     )
     height = _hex_y(total_rows) + HEX_CIRCUMRADIUS
-    return _build(spec, "hexagon" if hexagon else "trapezoid", Layout.HEX, placed,
-                  corners, float(widest), height, parents, neighbours)
+    return _build(
+        spec,
+        "hexagon" if hexagon else "trapezoid",
+        Layout.HEX,
+        placed,
+        corners,
+        float(widest),
+        height,
+        parents,
+        neighbours,
+    )
 
 
 def _grid(w: int, h: int, points: bool) -> Geometry:
@@ -331,8 +344,17 @@ def _grid(w: int, h: int, points: bool) -> Geometry:
         for cell in present
     }
     corners = ((0.0, 0.0), (fw, 0.0), (fw, fh), (0.0, fh))
-    return _build(spec, "points" if points else "grid", Layout.POINT if points else Layout.SQUARE,
-                  placed, corners, fw, fh, {}, neighbours)
+    return _build(
+        spec,
+        "points" if points else "grid",
+        Layout.POINT if points else Layout.SQUARE,
+        placed,
+        corners,
+        fw,
+        fh,
+        {},
+        neighbours,
+    )
 
 
 _SPEC = re.compile(r"\s*([a-z-]+)\s*:\s*(\d+)\s*(?:([x,])\s*(\d+))?\s*")

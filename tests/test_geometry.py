@@ -105,7 +105,9 @@ def test_bad_cell_names_are_cell_errors(name: str) -> None:
         parse_geometry("diamond:8").cell(name)
 
 
-@pytest.mark.parametrize("spec", ["diamond:8", "hex-diamond:5", "trapezoid:8,8", "hexagon:4,4", "grid:6x5", "points:9x9"])
+@pytest.mark.parametrize(
+    "spec", ["diamond:8", "hex-diamond:5", "trapezoid:8,8", "hexagon:4,4", "grid:6x5", "points:9x9"]
+)
 def test_every_centre_lies_inside_the_board(spec: str) -> None:
     g = parse_geometry(spec)
     for x, y in g.centres:
