@@ -1,0 +1,27 @@
+"""Typed errors of the companion.
+
+Each subclasses :class:`CompanionError` and the matching built-in, and its
+message says what is wrong and what to do about it.
+"""
+
+from __future__ import annotations
+
+
+class CompanionError(Exception):
+    """Base of every error raised by the companion."""
+
+
+class StoreError(CompanionError, RuntimeError):
+    """The game store cannot be opened or used (not ours, corrupt, too new)."""
+
+
+class UnknownGameError(CompanionError, LookupError):
+    """No game with that number is in the store."""
+
+
+class LiveGameError(CompanionError, ValueError):
+    """A request to the live game makes no sense in its current state."""
+
+
+class SetupError(CompanionError, ValueError):
+    """The options given to a command do not fit together."""
