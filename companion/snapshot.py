@@ -1,0 +1,75 @@
+"""Snapshots: the frozen values the live game publishes for the page.
+
+A :class:`Snapshot` is everything a viewer needs to draw the game at one
+moment: the expected position (per cell and as a RULES.md diagram), score,
+whose turn it is, the pending cells and the cells in error, plain-words
+alerts, the move list, the LED mirror and any offer waiting for a confirm.
+The live game builds one after every change; the page gets it as JSON from
+``GET /api/state`` and as Server-Sent Events.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class CellMark:
+    """A cell the players must act on: ``need`` is the symbol it must hold (``.`` for empty)."""
+
+    cell: str
+    need: str
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The state of the live game at one moment (see the module docstring)."""
+
+    seq: int
+    game: str
+    geometry: str
+    game_id: int | None
+    diagram: str
+    cells: tuple[str, ...]
+    observed: tuple[str, ...]
+    score: tuple[tuple[str, int], ...]
+    turn: str
+    pending: tuple[CellMark, ...] = ()
+    errors: tuple[CellMark, ...] = ()
+    alerts: tuple[str, ...] = ()
+    message: str = ""
+    moves: tuple[str, ...] = ()
+    last_move: tuple[str, ...] = ()
+    leds: tuple[str, ...] = ()
+    undo_offer: int = 0
+    result: str | None = None
+    occluded: bool = False
+    frames: int = 0
+    extra: tuple[tuple[str, str], ...] = field(default=())
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready dict: the fields, with score as an object and marks as objects."""
+        return {
+            "seq": self.seq,
+            "game": self.game,
+            "geometry": self.geometry,
+            "game_id": self.game_id,
+            "diagram": self.diagram,
+            "cells": list(self.cells),
+            "observed": list(self.observed),
+            "score": {name: value for name, value in self.score},
+            "turn": self.turn,
+            "pending": [{"cell": m.cell, "need": m.need} for m in self.pending],
+            "errors": [{"cell": m.cell, "need": m.need} for m in self.errors],
+            "alerts": list(self.alerts),
+            "message": self.message,
+            "moves": list(self.moves),
+            "last_move": list(self.last_move),
+            "leds": list(self.leds),
+            "undo_offer": self.undo_offer,
+            "result": self.result,
+            "occluded": self.occluded,
+            "frames": self.frames,
+            "extra": dict(self.extra),
+        }

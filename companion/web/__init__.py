@@ -1,0 +1,23 @@
+"""The page: a Flask app that shows the live game and accepts a few actions.
+
+``create_app(config)`` builds a fresh app around a :class:`LiveSource` (the
+live game, or anything that offers snapshots, actions and camera frames):
+
+- ``GET /``               the page: score, turn, live SVG board, pending cells,
+                          alerts, move list, camera view, LED mirror
+- ``GET /api/state``      the current snapshot as JSON
+- ``GET /events``         Server-Sent Events, one ``snapshot`` event per change
+- ``GET /camera.mjpg``    the camera with the detected cells drawn over it (MJPEG)
+- ``POST /api/action/<name>`` ``new_game``, ``undo``, ``correct``, ``end_turn``,
+  ``pass``, ``confirm``, ``resign``: only with the token (header
+  ``X-Cascade-Token`` or form field ``token``); the page is read-only without it.
+
+:func:`serve` runs an app on a background thread with Werkzeug's threaded
+server, bound to 127.0.0.1 unless told otherwise, and stops it cleanly.
+"""
+
+from __future__ import annotations
+
+from companion.web.app import LiveSource, Server, create_app, serve
+
+__all__ = ["LiveSource", "Server", "create_app", "serve"]
