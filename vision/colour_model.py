@@ -1,0 +1,175 @@
+"""The calibrated colour model: what each cell looks like empty and what each stone colour looks like.
+
+A :class:`ColourModel` holds, in CIE Lab (L 0..100):
+
+- ``empty``: every cell's own empty appearance (its square, wood grain,
+  grid lines, the light falling on it), one Lab triple per cell;
+- ``empty_sigma``: how much an empty cell varies from frame to frame;
+- ``classes``: for each stone symbol seen during calibration (``o``, ``x``,
+  ``=``), the mean and spread of its Lab measure.
+
+Comparing a cell with its *own* empty appearance, rather than with one
+board colour, is what lets a white stone on a light square or a black stone
+on a dark square read correctly. Stone colours are board-wide, because a
+stone looks the same wherever it lies. A stone colour never shown during
+calibration is not in the model and is never read.
+
+The model is a frozen value, serialisable to plain JSON with
+:meth:`ColourModel.to_dict` and :meth:`ColourModel.from_dict`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from referee.geometry import Geometry
+from vision.config import VisionConfig
+from vision.errors import ColourModelError
+from vision.locate import Locator, locate
+from vision.measure import Rectifier
+
+STONES = ("o", "x", "=")
+SYMBOLS = (".", *STONES)
+Lab = tuple[float, float, float]
+
+
+@dataclass(frozen=True)
+class StoneColour:
+    """Lab mean and per-channel spread of one stone colour, and how many stones it was fitted from."""
+
+    mean: Lab
+    sigma: Lab
+    count: int
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """Per-cell empty appearance and per-colour stone statistics for one board geometry."""
+
+    geometry: str
+    empty: tuple[Lab, ...]
+    empty_sigma: Lab
+    classes: dict[str, StoneColour]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (numbers rounded to 0.01 Lab unit)."""
+        return {
+            "geometry": self.geometry,
+            "empty_sigma": [round(v, 2) for v in self.empty_sigma],
+            "classes": {
+                s: {"mean": [round(v, 2) for v in c.mean], "sigma": [round(v, 2) for v in c.sigma], "count": c.count}
+                for s, c in self.classes.items()
+            },
+            "empty": [[round(v, 2) for v in lab] for lab in self.empty],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ColourModel:
+        """The model described by ``data`` (as made by :meth:`to_dict`); raises ColourModelError."""
+        if not isinstance(data, dict):
+            raise ColourModelError("the colour model must be an object with geometry, empty, empty_sigma, classes")
+        try:
+            geometry = data["geometry"]
+            empty = tuple(_lab(v, "empty[]") for v in data["empty"])
+            empty_sigma = _lab(data["empty_sigma"], "empty_sigma")
+            classes = {}
+            for symbol, c in dict(data["classes"]).items():
+                if symbol not in STONES:
+                    raise ColourModelError(f"colour model: classes has '{symbol}', expected one of {' '.join(STONES)}")
+                classes[symbol] = StoneColour(
+                    mean=_lab(c["mean"], f"classes.{symbol}.mean"),
+                    sigma=_lab(c["sigma"], f"classes.{symbol}.sigma"),
+                    count=int(c["count"]),
+                )
+        except KeyError as missing:
+            raise ColourModelError(f"colour model: the field {missing} is missing") from None
+        except (TypeError, ValueError) as bad:
+            if isinstance(bad, ColourModelError):
+                raise
+            raise ColourModelError(f"colour model: malformed value ({bad})") from None
+        if not isinstance(geometry, str):
+            raise ColourModelError("colour model: geometry must be a spec string like diamond:8")
+        return cls(geometry=geometry, empty=empty, empty_sigma=empty_sigma, classes=classes)
+
+    def check_fits(self, geometry: Geometry) -> None:
+        """Raise ColourModelError unless this model was fitted for ``geometry``."""
+        if self.geometry != geometry.spec or len(self.empty) != len(geometry.cells):
+            raise ColourModelError(
+                f"the colour model is for {self.geometry} ({len(self.empty)} cells), not {geometry.spec}: "
+                "calibrate again for this board"
+            )
+
+
+def _lab(value: Any, name: str) -> Lab:
+    if not isinstance(value, (list, tuple)) or len(value) != 3:
+        raise ColourModelError(f"colour model: {name} must be a list of three numbers (L, a, b)")
+    out = tuple(float(v) for v in value)
+    if not all(np.isfinite(out)):
+        raise ColourModelError(f"colour model: {name} must hold finite numbers")
+    return out  # type: ignore[return-value]
+
+
+Known = tuple[np.ndarray, Sequence[str]]
+
+
+def fit_colour_model(
+    geometry: Geometry,
+    locator: Locator,
+    empty_image: np.ndarray,
+    known: Sequence[Known] = (),
+    config: VisionConfig | None = None,
+) -> ColourModel:
+    """Fit a colour model from an image of the empty board and images with a known layout.
+
+    ``known`` holds (image, symbols) pairs, the symbols one per cell in
+    ``geometry.cells`` order (``.``, ``o``, ``x``, ``=``; ``?`` cells are
+    ignored). Raises ColourModelError when the inputs do not fit the board.
+    """
+    config = config or VisionConfig()
+    rectifier = Rectifier(geometry, config)
+    empty_lab = rectifier.measure(empty_image, locate(empty_image, geometry, locator, config=config).homography).lab
+    n = len(geometry.cells)
+    samples: dict[str, list[np.ndarray]] = {s: [] for s in SYMBOLS}
+    empty_sum = empty_lab.astype(np.float64).copy()
+    empty_count = np.ones(n)
+    residuals: list[np.ndarray] = []
+    for k, (image, symbols) in enumerate(known):
+        if len(symbols) != n:
+            raise ColourModelError(f"known layout {k + 1} has {len(symbols)} cells, the {geometry.spec} board has {n}")
+        lab = rectifier.measure(image, locate(image, geometry, locator, config=config).homography).lab
+        for i, s in enumerate(symbols):
+            if s == "?":
+                continue
+            if s not in SYMBOLS:
+                raise ColourModelError(f"known layout {k + 1}: '{s}' is not a cell symbol (. o x =)")
+            if s == ".":
+                residuals.append(lab[i] - empty_lab[i])
+                empty_sum[i] += lab[i]
+                empty_count[i] += 1
+            else:
+                samples[s].append(lab[i])
+    if residuals:
+        res = np.array(residuals)
+        empty_sigma = np.sqrt(np.mean(res**2, axis=0))
+    else:
+        empty_sigma = np.zeros(3)
+    classes = {}
+    for s in STONES:
+        if samples[s]:
+            arr = np.array(samples[s], dtype=np.float64)
+            classes[s] = StoneColour(
+                mean=tuple(float(v) for v in arr.mean(axis=0)),  # type: ignore[arg-type]
+                sigma=tuple(float(v) for v in arr.std(axis=0)),  # type: ignore[arg-type]
+                count=len(arr),
+            )
+    empty = empty_sum / empty_count[:, None]
+    return ColourModel(
+        geometry=geometry.spec,
+        empty=tuple(tuple(float(v) for v in row) for row in empty),  # type: ignore[misc]
+        empty_sigma=tuple(float(v) for v in empty_sigma),  # type: ignore[arg-type]
+        classes=classes,
+    )
