@@ -17,3 +17,7 @@ class BoardNotFoundError(VisionError):
 
 class ColourModelError(VisionError, ValueError):
     """A colour model is malformed or does not fit the board it is used with."""
+
+
+class LayoutError(VisionError, ValueError):
+    """A layout text (rows of cell symbols) does not fit the board."""
