@@ -1,0 +1,174 @@
+"""``emu:``: the LED controller in Python, speaking the real protocol on a pseudo-terminal.
+
+The device behaviour is :class:`firmware_bridge.device.DeviceModel`; this
+module gives it a serial port (a pty, reached through a symlink that stays
+the same across an unplug and replug), a clock, and optional line noise.
+Use it wherever the AVR toolchain is missing, in the demo, and in tests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import random
+import select
+import shutil
+import tempfile
+import threading
+import time
+import tty
+from collections.abc import Sequence
+from pathlib import Path
+
+from firmware_bridge.device import DeviceModel
+from firmware_bridge.errors import EmulatorError
+from firmware_bridge.leds import DEFAULT_PALETTE, MAX_LEDS, RGB
+from firmware_bridge.observe import Colours, ShownLeds
+
+
+class EmulatedDevice(ShownLeds):
+    """A running Python LED controller; ``port`` is the path to open with pyserial.
+
+    ``corrupt_rate`` replaces that fraction of the bytes in both directions by
+    random ones (seeded by ``seed``), to test the link against a noisy line.
+    """
+
+    def __init__(
+        self,
+        leds: int = 64,
+        palette: Sequence[RGB] = DEFAULT_PALETTE,
+        corrupt_rate: float = 0.0,
+        seed: int = 0,
+    ) -> None:
+        if not 1 <= leds <= MAX_LEDS:
+            raise EmulatorError(f"the emulator drives 1..{MAX_LEDS} LEDs, not {leds}")
+        if not 0.0 <= corrupt_rate < 1.0:
+            raise EmulatorError(f"corrupt_rate is a fraction 0..1, not {corrupt_rate}")
+        super().__init__(leds)
+        self.model = DeviceModel(leds, palette)
+        self.corrupt_rate = corrupt_rate
+        self.corrupted = 0
+        self._random = random.Random(seed)
+        self._lock = threading.RLock()
+        self._t0 = time.monotonic()
+        self._folder = Path(tempfile.mkdtemp(prefix="cascade-emu-"))
+        self.port = str(self._folder / "tty")
+        self._master = -1
+        self._slave = -1
+        self._wake_r, self._wake_w = os.pipe()
+        self._running = True
+        self.replug()
+        self._thread = threading.Thread(target=self._run, name="emu-device", daemon=True)
+        self._thread.start()
+
+    # -- the device's clock and LEDs ---------------------------------------------------------
+
+    def now_s(self) -> float:
+        """The device clock: seconds since the emulator started."""
+        return time.monotonic() - self._t0
+
+    def colours_at(self, monotonic_s: float) -> Colours:
+        """What the LEDs show at a ``time.monotonic()`` instant, blink applied, for the current state."""
+        with self._lock:
+            return self.model.colours_at(monotonic_s - self._t0)
+
+    # -- faults ------------------------------------------------------------------------------
+
+    def reset(self) -> None:
+        """The controller reboots (a power glitch or the reset button); the port stays."""
+        with self._lock:
+            if self._master >= 0:
+                self._write(self.model.boot(self.now_s()))
+                self._refresh(self.now_s())
+
+    def unplug(self) -> None:
+        """Pull the USB cable: the port disappears."""
+        with self._lock:
+            for fd in (self._master, self._slave):
+                if fd >= 0:
+                    os.close(fd)
+            self._master = self._slave = -1
+            Path(self.port).unlink(missing_ok=True)
+            self._wake()
+
+    def replug(self) -> None:
+        """Plug the cable back in: a fresh port at the same path, and the controller boots."""
+        with self._lock:
+            if self._master >= 0:
+                return
+            self._master, self._slave = os.openpty()
+            tty.setraw(self._slave)
+            os.set_blocking(self._master, False)
+            link = Path(self.port)
+            link.unlink(missing_ok=True)
+            link.symlink_to(os.ttyname(self._slave))
+            self._write(self.model.boot(self.now_s()))
+            self._refresh(self.now_s())
+            self._wake()
+
+    def close(self) -> None:
+        """Stop the emulator and remove its port."""
+        if not self._running:
+            return
+        self._running = False
+        self._wake()
+        self._thread.join(timeout=5)
+        self.unplug()
+        os.close(self._wake_r)
+        os.close(self._wake_w)
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+    def __enter__(self) -> EmulatedDevice:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        while self._running:
+            with self._lock:
+                now = self.now_s()
+                timeout = self.model.next_event_s(now) - now if self._master >= 0 else None
+                watched = [self._wake_r] + ([self._master] if self._master >= 0 else [])
+            readable, _, _ = select.select(watched, [], [], timeout)
+            if self._wake_r in readable:
+                os.read(self._wake_r, 64)
+            with self._lock:
+                if self._master < 0:
+                    continue
+                now = self.now_s()
+                out = b""
+                if self._master in readable:
+                    try:
+                        data = os.read(self._master, 4096)
+                    except OSError:
+                        data = b""
+                    out += self.model.receive(self._corrupt(data), now)
+                out += self.model.tick(now)
+                self._refresh(now)
+                if out:
+                    self._write(out)
+
+    def _refresh(self, now_s: float) -> None:
+        self._publish(self.model.colours_at(now_s), time.monotonic())
+
+    def _write(self, data: bytes) -> None:
+        # nobody listening, or the buffer is full: bytes on a real line are lost the same way
+        with contextlib.suppress(OSError):
+            os.write(self._master, self._corrupt(data))
+
+    def _corrupt(self, data: bytes) -> bytes:
+        if not self.corrupt_rate or not data:
+            return data
+        out = bytearray(data)
+        for i in range(len(out)):
+            if self._random.random() < self.corrupt_rate:
+                out[i] ^= self._random.randrange(1, 256)
+                self.corrupted += 1
+        return bytes(out)
+
+    def _wake(self) -> None:
+        with contextlib.suppress(OSError):
+            os.write(self._wake_w, b"x")
