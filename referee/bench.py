@@ -26,7 +26,7 @@ def random_cascade_game(rules: CascadeRules, rng: random.Random) -> CascadePosit
     randrange = rng.randrange
     while EMPTY_CODE in position.board:
         empties = [i for i, v in enumerate(position.board) if v == EMPTY_CODE]
-        position = position.drop(empties[randrange(len(empties))], randrange(3)).position
+        position = position.drop(empties[randrange(len(empties))], randrange(3)).position  # type: ignore[assignment]
     return position
 
 
@@ -37,7 +37,7 @@ def random_kaskade_game(rules: KaskadeRules, rng: random.Random, max_plies: int 
     while position.won is None and position.plies < max_plies:
         mover = position.to_move
         legal = [i for i, v in enumerate(position.board) if v in (EMPTY_CODE, mover)]
-        position = position.add_ball(legal[randrange(len(legal))]).position
+        position = position.add_ball(legal[randrange(len(legal))]).position  # type: ignore[assignment]
     return position
 
 
@@ -49,7 +49,7 @@ def random_cascades_game(rules: CascadesRules, rng: random.Random) -> object:
         code = position.to_move
         first = position.placements(code)
         if not first:
-            position = position.apply(PASS).position
+            position = position.apply(PASS).position  # type: ignore[assignment]
             continue
         a = first[rng.randrange(len(first))]
         stones = [cells[a]]
@@ -59,7 +59,7 @@ def random_cascades_game(rules: CascadesRules, rng: random.Random) -> object:
             second = position.placements(code, board)
             if second:
                 stones.append(cells[second[rng.randrange(len(second))]])
-        position = position.apply(Ply(tuple(stones))).position
+        position = position.apply(Ply(tuple(stones))).position  # type: ignore[assignment]
     return position
 
 

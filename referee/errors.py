@@ -29,6 +29,7 @@ class RecordError(RefereeError, ValueError):
     def __init__(self, message: str, line: int = 0, column: int = 0) -> None:
         where = f"line {line}, column {column}: " if line else ""
         super().__init__(f"{where}{message}")
+        self.reason = message
         self.line = line
         self.column = column
 

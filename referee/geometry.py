@@ -269,12 +269,12 @@ def _diamond(n: int, hexagonal: bool) -> Geometry:
         "hex-diamond" if hexagonal else "diamond",
         Layout.HEX if hexagonal else Layout.SQUARE,
         placed,
-        corners,
+        corners,  # type: ignore[arg-type]
         width,
         height,
         parents,
         neighbours,
-    )  # type: ignore[arg-type]
+    )
 
 
 def _trapezoid(top: int, rows: int, hexagon: bool) -> Geometry:

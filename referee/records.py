@@ -301,6 +301,13 @@ def write_record(game: Game) -> str:
 
 def parse_ply(text: str, game: str, geometry: Geometry) -> Ply:
     """One ply in record notation (``o d5``, ``c2,d3``, ``pass``, ``resigns``); raises RecordError."""
+    try:
+        return _parse_ply(text, game, geometry)
+    except RecordError as error:
+        raise RecordError(error.reason) from None
+
+
+def _parse_ply(text: str, game: str, geometry: Geometry) -> Ply:
     tokens = _tokens(text)
     if not tokens:
         raise RecordError("empty ply: write a ply in record notation, like o d5, c2,d3 or c3")
@@ -314,5 +321,5 @@ def parse_ply(text: str, game: str, geometry: Geometry) -> Ply:
     else:
         ply, k = Ply((_cell(tokens[0], geometry),)), 1
     if k != len(tokens):
-        raise RecordError(f"unexpected '{tokens[k].text}' after the ply '{ply}'", 1, tokens[k].column)
+        raise RecordError(f"unexpected '{tokens[k].text}' after the ply '{ply}'")
     return ply

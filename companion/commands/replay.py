@@ -1,0 +1,75 @@
+"""``cascade replay FILE``: check a record against the rules, print the final diagram and score.
+
+Exit status 0 when every ply and listed cascade agrees with the rules; 1 with
+the first disagreement (move number, player, what the record says, what the
+rules give); 2 when the file cannot be read or parsed (with line and column).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``replay`` command."""
+    parser = sub.add_parser(
+        "replay",
+        help="check a game record against the rules and print the final position",
+        description=(
+            "Replay a record (RULES.md format) through the rules, checking every ply and every listed cascade; "
+            "print the final diagram and the score. Exit status 0: consistent; 1: a ply disagrees with the "
+            "rules; 2: the file cannot be read or parsed."
+        ),
+    )
+    parser.add_argument("file", metavar="FILE", help="the record to replay")
+    parser.set_defaults(run=run)
+
+
+def read_text(path: str) -> str:
+    """The text of a record file; raises RecordError for a file that is not UTF-8 text."""
+    from referee.errors import RecordError
+
+    with open(path, "rb") as handle:
+        data = handle.read()
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise RecordError("this is not a text record (bytes that are not UTF-8 text)", line, column) from error
+
+
+def run(args: argparse.Namespace) -> int:
+    """Replay the record; print the diagram and score, or the first problem."""
+    from referee.errors import RefereeError, ReplayError
+    from referee.records import read_record, replay
+
+    def fail(message: str, status: int) -> int:
+        print(f"cascade replay: {args.file}: {message}", file=sys.stderr)
+        return status
+
+    try:
+        text = read_text(args.file)
+    except FileNotFoundError:
+        return fail("no such file: give the path of a record", 2)
+    except IsADirectoryError:
+        return fail("this is a folder, not a record file", 2)
+    except RefereeError as error:
+        return fail(str(error), 2)
+    except OSError as error:
+        return fail(f"cannot read it ({error.strerror})", 2)
+    try:
+        record = read_record(text)
+    except RefereeError as error:
+        return fail(str(error), 2)
+    try:
+        game = replay(record)
+    except ReplayError as error:
+        return fail(str(error), 1)
+    print(game.position.diagram(), end="")
+    from referee.symbols import colour_name
+
+    state = f"result {game.result}" if game.is_over else f"{colour_name(game.position.mover_colour)} to play"
+    print(f"score: {game.score}; {state}")
+    return 0
