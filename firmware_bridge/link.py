@@ -25,6 +25,7 @@ from firmware_bridge import protocol as p
 from firmware_bridge.errors import (
     DeviceRejectedError,
     DeviceTimeoutError,
+    LinkError,
     NoDeviceError,
     NotOurDeviceError,
     ProtocolError,
@@ -98,6 +99,8 @@ class Link:
         except BaseException:
             self.close()
             raise
+        self._keeper = threading.Thread(target=self._keep_session, name=f"link keeper {url}", daemon=True)
+        self._keeper.start()
 
     # -- public ------------------------------------------------------------------------------
 
@@ -134,9 +137,10 @@ class Link:
         self._closed = True
         with self._cond:
             self._cond.notify_all()
-        thread = getattr(self, "_thread", None)
-        if thread is not None:
-            thread.join(timeout=5)
+        for name in ("_thread", "_keeper"):
+            thread = getattr(self, name, None)
+            if thread is not None and thread is not threading.current_thread():
+                thread.join(timeout=5)
         self._close_port()
         if self.device is not None:
             self.device.close()
@@ -163,6 +167,29 @@ class Link:
             if self._exchange(build(self._next_sequence()), deadline):
                 return
 
+    def _session_broken(self) -> bool:
+        return self._session != (self._port_epoch, self._reset_epoch)
+
+    def _keep_session(self) -> None:
+        """After a reset or a replug, shake hands again and restore the LEDs without waiting for a request."""
+        while not self._closed:
+            with self._cond:
+                while not self._closed and not self._session_broken():
+                    self._cond.wait(1.0)
+            if self._closed:
+                return
+            with self._request_lock:
+                if self._closed or not self._session_broken():
+                    continue
+                try:
+                    self._handshake(time.monotonic() + self.handshake_timeout_s)
+                    self._restore(time.monotonic() + self.handshake_timeout_s)
+                    continue
+                except LinkError:
+                    pass  # still unplugged or rebooting: try again
+            with self._cond:
+                self._cond.wait(0.5)
+
     def _restore(self, deadline: float) -> None:
         """After a handshake: brightness, blink timing and the current frame again."""
         for message in (
@@ -184,6 +211,8 @@ class Link:
             wait_until = min(deadline, time.monotonic() + self.resend_s)
             with self._cond:
                 while True:
+                    if session != (self._port_epoch, self._reset_epoch):
+                        return False  # the device rebooted or the port came back: its state is gone
                     answer = self._answers.pop(message.sequence, None)
                     if answer is not None and answer.type == p.MessageType.ACK:
                         return True
@@ -193,8 +222,6 @@ class Link:
                             f"the device refused message type {message.type:#04x}: {code!r}; "
                             "the host and firmware disagree about the protocol, update the firmware"
                         )
-                    if session != (self._port_epoch, self._reset_epoch):
-                        return False
                     remaining = wait_until - time.monotonic()
                     if remaining <= 0:
                         break

@@ -1,0 +1,176 @@
+"""``sim:``: the compiled firmware running in simavr, reached through a pseudo-terminal.
+
+:func:`build` compiles the firmware (for a given number of LEDs) and the
+harness (``firmware/harness/simharness.c``, linked against libsimavr and
+libsimavrparts) with the firmware's Makefile. :class:`SimulatedDevice` starts
+the harness, reads the name of its pty, and follows what the LEDs show as the
+harness decodes it from the WS2812 waveform, bit times checked against the
+datasheet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from firmware_bridge.errors import EmulatorError, ToolchainMissingError
+from firmware_bridge.leds import MAX_LEDS, RGB
+from firmware_bridge.observe import ShownLeds
+
+FIRMWARE_DIR = Path(__file__).resolve().parent / "firmware"
+DEBIAN_PACKAGES = "make gcc pkg-config gcc-avr avr-libc binutils-avr simavr libsimavr-dev libsimavrparts1"
+FREQUENCY_HZ = 16_000_000
+START_TIMEOUT_S = 30.0
+
+
+@dataclass(frozen=True)
+class SimBuild:
+    """The built firmware for one chain length and the harness that runs it."""
+
+    firmware: Path
+    harness: Path
+
+
+def default_build_dir() -> Path:
+    """``firmware/build`` beside the sources when writable, else a folder in the user's cache."""
+    local = FIRMWARE_DIR / "build"
+    with contextlib.suppress(OSError):
+        local.mkdir(exist_ok=True)
+        if os.access(local, os.W_OK):
+            return local
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "cascade" / "firmware"
+
+
+def check_toolchain() -> None:
+    """Raise :class:`ToolchainMissingError`, naming the Debian packages, if something needed is missing."""
+    missing = [tool for tool in ("make", "cc", "avr-gcc", "avr-objcopy", "avr-size") if shutil.which(tool) is None]
+    if not Path("/usr/include/simavr/sim_avr.h").exists() and not Path("/usr/local/include/simavr/sim_avr.h").exists():
+        missing.append("the simavr headers")
+    if not Path("/usr/include/avr/io.h").exists() and not Path("/usr/lib/avr/include/avr/io.h").exists():
+        missing.append("avr-libc")
+    if missing:
+        raise ToolchainMissingError(
+            f"sim: needs the AVR toolchain and simavr, missing {', '.join(missing)}: "
+            f"install the Debian packages {DEBIAN_PACKAGES} (or use emu:)"
+        )
+
+
+def build(leds: int = 64, build_dir: Path | None = None) -> SimBuild:
+    """Compile the firmware for ``leds`` LEDs and the harness (only what changed), with the firmware's Makefile."""
+    if not 1 <= leds <= MAX_LEDS:
+        raise EmulatorError(f"the firmware drives 1..{MAX_LEDS} LEDs, not {leds}")
+    check_toolchain()
+    folder = Path(build_dir) if build_dir is not None else default_build_dir()
+    folder.mkdir(parents=True, exist_ok=True)
+    command = ["make", "-s", "-C", str(FIRMWARE_DIR), f"BUILD={folder}", f"LEDS={leds}", "firmware", "harness"]
+    with open(folder / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # tests running side by side build one at a time
+        result = subprocess.run(command, capture_output=True, text=True, check=False)
+    if result.returncode != 0:
+        tail = "\n".join((result.stdout + result.stderr).strip().splitlines()[-15:])
+        raise EmulatorError(f"building the firmware failed ({' '.join(command)}):\n{tail}")
+    return SimBuild(folder / f"leds-{leds}" / "firmware.elf", folder / "simharness")
+
+
+class SimulatedDevice(ShownLeds):
+    """The firmware in simavr; ``port`` is its pty, ``colours()`` what the decoded WS2812 chain shows.
+
+    ``timing_errors`` lists every LED update the harness rejected because a
+    bit was outside the datasheet's timing; ``sim_time_s`` is the simulated
+    time of the last update.
+    """
+
+    def __init__(self, leds: int = 64, build_dir: Path | None = None) -> None:
+        super().__init__(leds)
+        self.led_count = leds
+        self.paths = build(leds, build_dir)
+        self.timing_errors: list[str] = []
+        self.sim_time_s = 0.0
+        self._log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the harness)
+        self._process = subprocess.Popen(
+            [str(self.paths.harness), str(self.paths.firmware), str(leds)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self._log,
+            text=True,
+            bufsize=1,
+            cwd=tempfile.gettempdir(),
+        )
+        self._port_ready = threading.Event()
+        self.port = ""
+        self._reader = threading.Thread(target=self._read, name="sim-device", daemon=True)
+        self._reader.start()
+        if not self._port_ready.wait(START_TIMEOUT_S) or not self.port:
+            log = self._stderr()
+            self.close()
+            raise EmulatorError(f"the simavr harness did not start: {log or 'no message'}")
+
+    def reset(self) -> None:
+        """Press the reset button: the firmware reboots and announces itself again."""
+        self._command("reset")
+
+    def close(self) -> None:
+        """Stop the simulation."""
+        if self._process.poll() is None:
+            with contextlib.suppress(OSError, ValueError):
+                self._command("quit")
+            try:
+                self._process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                self._process.kill()
+                self._process.wait()
+        for stream in (self._process.stdin, self._process.stdout):
+            with contextlib.suppress(OSError, ValueError):
+                if stream is not None:
+                    stream.close()
+        self._log.close()
+
+    def __enter__(self) -> SimulatedDevice:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _command(self, line: str) -> None:
+        stdin = self._process.stdin
+        if stdin is None or self._process.poll() is not None:
+            raise EmulatorError(f"the simavr harness is not running: {self._stderr()}")
+        stdin.write(line + "\n")
+        stdin.flush()
+
+    def _stderr(self) -> str:
+        with contextlib.suppress(OSError, ValueError):
+            self._log.seek(0)
+            return self._log.read().decode(errors="replace").strip()[-500:]
+        return ""
+
+    def _read(self) -> None:
+        stdout = self._process.stdout
+        assert stdout is not None
+        for line in stdout:
+            kind, _, rest = line.strip().partition(" ")
+            if kind == "PTY":
+                self.port = rest
+                self._port_ready.set()
+            elif kind == "LEDS":
+                cycle, _, colours = rest.partition(" ")
+                self.sim_time_s = int(cycle) / FREQUENCY_HZ
+                self._publish(parse_colours(colours), self.sim_time_s)
+            elif kind == "BAD":
+                self.timing_errors.append(rest)
+        self._port_ready.set()
+
+
+def parse_colours(text: str) -> tuple[RGB, ...]:
+    """``rrggbb`` per LED, as the harness prints them."""
+    return tuple(
+        (int(text[i : i + 2], 16), int(text[i + 2 : i + 4], 16), int(text[i + 4 : i + 6], 16))
+        for i in range(0, len(text), 6)
+    )
