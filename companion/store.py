@@ -318,20 +318,21 @@ def format_record(headers: Sequence[tuple[str, str]], plies: Sequence[str]) -> s
 
 
 def export_record(store: Store, game_id: int) -> str:
-    """The record of one game, with ``Game``, board size, date and result headers."""
+    """The record of one game, checked by replaying it through the referee and written by its record writer."""
+    from referee.records import read_record, replay, write_record
+
     row = store.game(game_id)
     headers = dict(row.headers)
     headers.setdefault("Game", row.game)
     headers.setdefault("Date", row.started_at[:10].replace("-", "."))
-    if row.result:
-        headers["Result"] = row.result
     ordered = [("Game", headers.pop("Game")), *sorted(headers.items(), key=lambda kv: _HEADER_ORDER.get(kv[0], 99))]
-    return format_record(ordered, [p.ply for p in store.plies(game_id)])
+    text = format_record(ordered, [p.ply for p in store.plies(game_id)])
+    return write_record(replay(read_record(text)))
 
 
 _HEADER_ORDER = {
     key: i
     for i, key in enumerate(
-        ("Size", "Top", "Rows", "Width", "Height", "Variant", "First", "White", "Black", "Date", "Result")
+        ("Board", "Size", "Top", "Rows", "Width", "Height", "Variant", "First", "White", "Black", "Date", "Result")
     )
 }

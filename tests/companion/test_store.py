@@ -117,12 +117,13 @@ def test_export_puts_the_game_header_first(tmp_path):
     with Store(tmp_path / "s.sqlite3") as store:
         game = store.new_game("kaskade", "grid:6x6", {"Height": "6", "Width": "6"})
         store.add_ply(game, "c3")
+        store.add_ply(game, "resigns")
         store.end_game(game, "1-0")
         lines = export_record(store, game).splitlines()
     assert lines[0] == '[Game "kaskade"]'
     assert lines[1:3] == ['[Width "6"]', '[Height "6"]']
     assert '[Result "1-0"]' in lines
-    assert lines[-1] == "1. c3"
+    assert lines[-1] == "1. c3  resigns"
 
 
 def test_games_and_export_commands(tmp_path, capsys):

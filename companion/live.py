@@ -1,0 +1,495 @@
+"""The live game: the one place where readings, the referee, the store, the LEDs and the page meet.
+
+:class:`LiveGame` holds the expected position P (always closed under the
+rules) and the accepted moves. It is fed stable, unoccluded readings of the
+board (:meth:`LiveGame.on_reading`), button presses (:meth:`LiveGame.on_button`)
+and actions from the page (:meth:`LiveGame.perform`), and after each one it
+
+1. asks the referee (:func:`companion.assess.assess`, around ``judge``) what
+   the board shows: nothing new, a drop with its cascade still *pending*,
+   a complete ply, or *errors* naming the cells to fix;
+2. commits an accepted ply to the store (SQLite, durable) **before** the
+   LEDs change, so whatever the players were shown is on disk;
+3. shows the guidance on the LEDs (pending cells in the colour to place,
+   errors blinking, the last move, the winner);
+4. publishes a frozen :class:`~companion.snapshot.Snapshot` for the page.
+
+A board equal to an earlier position offers an undo, confirmed on the page or
+with a button. A misread cell can be corrected from the page: the correction
+holds while the camera keeps reading that cell the same way.
+
+Cascades turns of one or two stones end with a second stone, the End-turn
+button (or the page), or the opponent's next stone.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from companion.assess import Assessment, Kind, assess, ply_text
+from companion.errors import LiveGameError
+from companion.snapshot import Snapshot
+from companion.store import Store
+from companion.web.broadcast import Broadcaster, encode_event
+from referee.rules import Move, Position
+from referee.symbols import COLOUR_NAMES, EMPTY
+
+BUTTON_ACTIONS = {"END_TURN": "end_turn", "PASS": "pass", "CONFIRM": "confirm", "UNDO": "undo"}
+ACTIONS = ("new_game", "undo", "correct", "end_turn", "pass", "confirm", "resign")
+
+
+class Leds(Protocol):
+    """What the live game needs of an LED matrix (``hardware.open_leds``)."""
+
+    def show(self, frame: Any) -> None:
+        """Show a CellFrame (returns once the device has it)."""
+
+
+@dataclass(frozen=True)
+class Correction:
+    """A cell the camera misreads: while it reads ``seen`` there, the board holds ``actual``."""
+
+    seen: str
+    actual: str
+
+
+class LiveGame:
+    """The state machine of DESIGN.md "The live game" (see the module docstring). Thread-safe."""
+
+    def __init__(
+        self,
+        start: Position,
+        store: Store,
+        game_id: int,
+        leds: Leds | None = None,
+        moves: Sequence[Move] = (),
+        broadcaster: Broadcaster | None = None,
+    ) -> None:
+        self._lock = threading.RLock()
+        self.store = store
+        self.game_id = game_id
+        self.leds = leds
+        self.broadcaster = broadcaster or Broadcaster()
+        self._start = start
+        self._moves: list[Move] = list(moves)
+        self._observed: tuple[str, ...] | None = None
+        self._raw: tuple[str, ...] | None = None
+        self._occluded = False
+        self._assessment = Assessment(Kind.SAME)
+        self._tentative: Move | None = None
+        self._undo_to: int | None = None
+        self._corrections: dict[int, Correction] = {}
+        self._note = ""
+        self._seq = 0
+        self._frames = 0
+        self._leds_shown: tuple[str, ...] = ()
+        self._camera: tuple[int, bytes] | None = None
+        self._camera_cond = threading.Condition()
+        self._snapshot = self._build_snapshot()
+        self._refresh(show_leds=True)
+
+    # -- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def start_or_resume(
+        cls,
+        start: Position,
+        store: Store,
+        leds: Leds | None = None,
+        headers: Mapping[str, str] | None = None,
+        broadcaster: Broadcaster | None = None,
+    ) -> LiveGame:
+        """Resume the store's open game if it is this game on this board, else start a new one."""
+        rules = start.rules
+        open_game = store.open_game()
+        if open_game is not None and open_game.game == rules.game and open_game.geometry == rules.spec:
+            moves: list[Move] = []
+            position = start
+            for stored in store.plies(open_game.id):
+                move = position.play(stored.ply)
+                moves.append(move)
+                position = move.position
+            return cls(start, store, open_game.id, leds, moves, broadcaster)
+        if open_game is not None:
+            store.end_game(open_game.id, "*")
+        all_headers = {**rules.headers(), **dict(headers or {})}
+        game_id = store.new_game(rules.game, rules.spec, all_headers)
+        return cls(start, store, game_id, leds, (), broadcaster)
+
+    # -- what the game is --------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """The expected position P: the start and every accepted ply."""
+        with self._lock:
+            return self._moves[-1].position if self._moves else self._start
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The accepted moves, in order."""
+        with self._lock:
+            return tuple(self._moves)
+
+    @property
+    def positions(self) -> tuple[Position, ...]:
+        """The start and the position after every accepted move."""
+        with self._lock:
+            return (self._start, *(m.position for m in self._moves))
+
+    # -- inputs ----------------------------------------------------------------------------------
+
+    def on_reading(self, symbols: Sequence[str], occluded: bool = False) -> Snapshot:
+        """A stable reading of the board (one token per cell, ``?`` for unreadable cells)."""
+        with self._lock:
+            self._frames += 1
+            self._occluded = occluded
+            if occluded:
+                return self._publish()
+            raw = tuple(symbols)
+            if len(raw) != len(self._start.geometry.cells):
+                raise LiveGameError(
+                    f"a reading of {len(raw)} cells does not fit the {self._start.geometry.spec} board "
+                    f"({len(self._start.geometry.cells)} cells); check the calibration profile"
+                )
+            self._raw = raw
+            self._observed = self._corrected(raw)
+            self._note = ""
+            self._judge()
+            return self._snapshot
+
+    def on_button(self, name: str) -> str:
+        """A button press (``END_TURN``, ``PASS``, ``CONFIRM``, ``UNDO``)."""
+        action = BUTTON_ACTIONS.get(str(name).upper().replace("-", "_"))
+        if action is None:
+            raise LiveGameError(f"'{name}' is not a button: use one of {', '.join(BUTTON_ACTIONS)}")
+        try:
+            return self.perform(action, {})
+        except LiveGameError as error:  # a button has no page to answer on: show it as the message
+            with self._lock:
+                self._note = str(error)[:1].upper() + str(error)[1:]
+                self._publish()
+            return self._note
+
+    def perform(self, action: str, params: Mapping[str, str]) -> str:
+        """An action from the page or a button; returns a message in plain words."""
+        handler = {
+            "new_game": self._new_game,
+            "undo": self._undo,
+            "confirm": self._confirm,
+            "correct": self._correct,
+            "end_turn": self._end_turn,
+            "pass": self._pass,
+            "resign": self._resign,
+        }.get(action)
+        if handler is None:
+            raise LiveGameError(f"'{action}' is not an action: use one of {', '.join(ACTIONS)}")
+        with self._lock:
+            message = handler(dict(params))
+            self._note = message
+            if self._observed is not None:
+                self._judge()
+            else:
+                self._refresh(show_leds=True)
+            return message
+
+    # -- the decision ------------------------------------------------------------------------------
+
+    def _judge(self) -> None:
+        observed = self._observed
+        assert observed is not None
+        position = self.position
+        if position.is_over:
+            self._assessment = Assessment(Kind.SAME)
+            self._refresh(show_leds=True)
+            return
+        found = assess(position, observed)
+        if self._tentative is not None:
+            found = self._follow_tentative(position, observed, found)
+        self._assessment = found
+        self._undo_to = self._earlier_position(observed) if found.kind is Kind.ERROR else None
+        if found.kind is Kind.COMPLETE and found.move is not None:
+            if found.may_continue:
+                self._tentative = found.move
+            else:
+                self._tentative = None
+                self._accept(found.move)
+                self._assessment = (
+                    assess(self.position, observed) if not self.position.is_over else Assessment(Kind.SAME)
+                )
+        elif found.kind is Kind.SAME:
+            self._tentative = None
+        self._refresh(show_leds=True)
+
+    def _follow_tentative(self, position: Position, observed: tuple[str, ...], found: Assessment) -> Assessment:
+        """A Cascades turn waits for its second stone; the opponent's stone ends it."""
+        tentative = self._tentative
+        assert tentative is not None
+        if found.kind is Kind.COMPLETE and found.move is not None and found.move.ply == tentative.ply:
+            return found
+        if found.kind in (Kind.COMPLETE, Kind.SAME):
+            return found
+        after = assess(tentative.position, observed)
+        if after.kind in (Kind.SAME, Kind.COMPLETE, Kind.PARTIAL):
+            self._tentative = None
+            self._accept(tentative)
+            return after
+        return found
+
+    def _accept(self, move: Move) -> None:
+        """Commit a ply (store first), then let the LEDs and the page follow."""
+        self.store.add_ply(self.game_id, ply_text(move), move.position.diagram())
+        self._moves.append(move)
+        self._undo_to = None
+        if move.position.is_over:
+            self.store.end_game(self.game_id, move.position.result)
+
+    def _earlier_position(self, observed: tuple[str, ...]) -> int | None:
+        positions = self.positions
+        for index in range(len(positions) - 2, -1, -1):
+            if positions[index].symbols() == observed:
+                return index
+        return None
+
+    def _corrected(self, raw: tuple[str, ...]) -> tuple[str, ...]:
+        board = list(raw)
+        for index, correction in list(self._corrections.items()):
+            if raw[index] == correction.seen:
+                board[index] = correction.actual
+            else:
+                del self._corrections[index]
+        return tuple(board)
+
+    # -- actions -----------------------------------------------------------------------------------
+
+    def _new_game(self, params: dict[str, str]) -> str:
+        if self.position.result == "*" and self._moves:
+            self.store.end_game(self.game_id, "*")
+        elif not self.position.is_over and not self._moves:
+            return "A new game is already open: make the first move"
+        rules = self._start.rules
+        self.game_id = self.store.new_game(rules.game, rules.spec, rules.headers())
+        self._moves = []
+        self._tentative = None
+        self._undo_to = None
+        return "New game: set the board to its start position"
+
+    def _undo(self, params: dict[str, str]) -> str:
+        if self._undo_to is not None:
+            return self._confirm(params)
+        if self._tentative is not None:
+            self._tentative = None
+            return "Take back the stone of this turn"
+        if not self._moves:
+            raise LiveGameError("there is nothing to undo: no ply has been played")
+        return self._take_back(len(self._moves) - 1)
+
+    def _confirm(self, params: dict[str, str]) -> str:
+        if self._undo_to is None:
+            raise LiveGameError("there is no undo to confirm: the board does not show an earlier position")
+        return self._take_back(self._undo_to)
+
+    def _take_back(self, keep: int) -> str:
+        count = len(self._moves) - keep
+        if self.position.is_over:
+            raise LiveGameError("the game has ended; start a new game")
+        self.store.take_back(self.game_id, count)
+        del self._moves[keep:]
+        self._undo_to = None
+        self._tentative = None
+        plies = "ply" if count == 1 else "plies"
+        return f"Took back {count} {plies}: {self.turn_text()}"
+
+    def _correct(self, params: dict[str, str]) -> str:
+        name = params.get("cell", "").strip()
+        symbol = params.get("symbol", "").strip() or EMPTY
+        if not name:
+            raise LiveGameError("say which cell to correct, for example cell=e6 symbol=x")
+        geometry = self._start.geometry
+        index = geometry.index(name)
+        if self._raw is None:
+            raise LiveGameError("nothing has been read yet: wait for the camera to see the board")
+        self._corrections[index] = Correction(self._raw[index], symbol)
+        self._observed = self._corrected(self._raw)
+        what = COLOUR_NAMES.get(symbol[:1], symbol)
+        return f"Reading {geometry.cells[index].name} as {what}"
+
+    def _end_turn(self, params: dict[str, str]) -> str:
+        if self._tentative is None:
+            raise LiveGameError("there is no turn to end: place a stone first")
+        move = self._tentative
+        self._tentative = None
+        self._accept(move)
+        return f"Turn ended: {ply_text(move)}"
+
+    def _pass(self, params: dict[str, str]) -> str:
+        return self._play_text("pass")
+
+    def _resign(self, params: dict[str, str]) -> str:
+        return self._play_text("resigns")
+
+    def _play_text(self, text: str) -> str:
+        if self._tentative is not None:
+            raise LiveGameError("a stone of this turn is on the board: end the turn or take it back first")
+        who = self.turn_player()
+        move = self.position.play(text)
+        self._accept(move)
+        return f"{who} {'passes' if text == 'pass' else 'resigns'}"
+
+    # -- outputs -----------------------------------------------------------------------------------
+
+    def turn_player(self) -> str:
+        """The colour name of the player to move, capitalised."""
+        return COLOUR_NAMES[self.position.mover_colour].capitalize()
+
+    def turn_text(self) -> str:
+        """Whose turn it is, in plain words."""
+        position = self.position
+        if position.is_over:
+            return f"Game over: {position.result}"
+        return f"{self.turn_player()} to move"
+
+    def _refresh(self, show_leds: bool) -> None:
+        if show_leds:
+            self._show_leds()
+        self._publish()
+
+    def _show_leds(self) -> None:
+        from hardware import highlight
+
+        geometry = self._start.geometry
+        found = self._assessment
+        position = self.position
+        winning: list[int] = []
+        if position.is_over and position.winner:
+            winning = [i for i, s in enumerate(position.symbols()) if s.startswith(position.winner)]
+        last = [geometry.index(c) for c in _move_cells(self._tentative or (self._moves[-1] if self._moves else None))]
+        to_clear = {geometry.index(m.cell): None for m in found.pending if m.need[:1] in (EMPTY, "")}
+        frame = highlight.guidance(
+            pending_cells={geometry.index(m.cell): m.need[:1] for m in found.pending if m.need[:1] not in (EMPTY, "")},
+            error_cells={
+                **to_clear,
+                **{geometry.index(m.cell): (None if m.need[:1] in (EMPTY, "") else m.need[:1]) for m in found.errors},
+            },
+            last=last,
+            winning=winning,
+        )
+        self._leds_shown = tuple(str(frame[i]) if i in frame else "" for i in range(len(geometry.cells)))
+        if self.leds is not None:
+            self.leds.show(frame)
+
+    def _message(self) -> tuple[str, tuple[str, ...]]:
+        position = self.position
+        found = self._assessment
+        if position.is_over:
+            return _result_words(position), ()
+        if self._occluded:
+            return "Hands over the board…", ()
+        if self._undo_to is not None:
+            back = len(self._moves) - self._undo_to
+            plies = "ply" if back == 1 else "plies"
+            return (
+                f"The board is as it was {back} {plies} ago: confirm the undo on the page or press Confirm",
+                found.alerts,
+            )
+        if found.kind is Kind.ERROR:
+            return found.alerts[0] if found.alerts else "Something on the board is wrong", found.alerts
+        if found.kind is Kind.PARTIAL:
+            return found.message, ()
+        if self._tentative is not None:
+            return f"{self.turn_player()}: place a second stone or press End turn", ()
+        if self._note:
+            return self._note, ()
+        return f"{self.turn_text()}: {_INVITATION.get(position.rules.game, 'your move')}", ()
+
+    def _build_snapshot(self) -> Snapshot:
+        position = self.position
+        score = position.score
+        message, alerts = self._message()
+        observed = self._observed or tuple("?" for _ in position.geometry.cells)
+        last = _move_cells(self._tentative or (self._moves[-1] if self._moves else None))
+        self._seq += 1
+        return Snapshot(
+            seq=self._seq,
+            game=position.rules.game,
+            geometry=position.rules.spec,
+            game_id=self.game_id,
+            diagram=position.diagram(),
+            cells=(self._tentative.position if self._tentative else position).symbols(),
+            observed=observed,
+            score=(("White", score.white), ("Black", score.black)),
+            turn=self.turn_text(),
+            pending=self._assessment.pending,
+            errors=self._assessment.errors,
+            alerts=alerts,
+            message=message,
+            moves=tuple(ply_text(m) for m in self._moves)
+            + ((ply_text(self._tentative) + " …",) if self._tentative else ()),
+            last_move=tuple(c.name for c in last),
+            leds=self._leds_shown,
+            undo_offer=(len(self._moves) - self._undo_to) if self._undo_to is not None else 0,
+            result=None if position.result == "*" else position.result,
+            occluded=self._occluded,
+            frames=self._frames,
+        )
+
+    def _publish(self) -> Snapshot:
+        self._snapshot = self._build_snapshot()
+        self.broadcaster.publish(encode_event(json.dumps(self._snapshot.to_json()), "snapshot"))
+        return self._snapshot
+
+    def snapshot(self) -> Snapshot:
+        """The latest snapshot."""
+        return self._snapshot
+
+    # -- camera pictures for the page ----------------------------------------------------------
+
+    def show_camera(self, jpeg: bytes) -> None:
+        """Offer a new camera picture (JPEG, cells drawn over it) to the page's viewers."""
+        with self._camera_cond:
+            number = self._camera[0] + 1 if self._camera else 0
+            self._camera = (number, jpeg)
+            self._camera_cond.notify_all()
+
+    def camera_jpeg(self, after: int, timeout_s: float) -> tuple[int, bytes] | None:
+        """The newest picture numbered above ``after``, waiting up to ``timeout_s``."""
+        with self._camera_cond:
+            self._camera_cond.wait_for(lambda: self._camera is not None and self._camera[0] > after, timeout_s)
+            if self._camera is not None and self._camera[0] > after:
+                return self._camera
+            return None
+
+    def close(self) -> None:
+        """End the page's streams (the store and LEDs belong to the caller)."""
+        self.broadcaster.close()
+        with self._camera_cond:
+            self._camera_cond.notify_all()
+
+
+_INVITATION = {
+    "cascade": "drop a stone of any colour",
+    "cascades": "place a stone below one of yours",
+    "kaskade": "add a ball",
+}
+
+
+def _move_cells(move: Move | None) -> tuple[Any, ...]:
+    if move is None:
+        return ()
+    return tuple(move.ply.cells)
+
+
+def _result_words(position: Position) -> str:
+    result = position.result
+    score = position.score
+    if result == "1-0":
+        return f"White wins, {score.white} to {score.black}"
+    if result == "0-1":
+        return f"Black wins, {score.black} to {score.white}"
+    return f"A draw, {score.white} to {score.black}"
+
+
+__all__ = ["Correction", "LiveGame"]

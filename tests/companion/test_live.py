@@ -1,0 +1,160 @@
+"""The live game fed scripted readings (no camera): whole games, mistakes, undo, corrections, resume."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion.errors import LiveGameError
+from companion.live import LiveGame
+from companion.scenario import Script, script_game
+from companion.store import Store, export_record
+from referee import read_record, replay
+from referee.game import make_rules
+
+GAMES = [("cascade", "diamond:4"), ("cascades", "trapezoid:4,4"), ("kaskade", "grid:3x3")]
+
+
+class RecordingLeds:
+    """Keeps every frame shown, and what the store held at that moment."""
+
+    def __init__(self, store: Store | None = None) -> None:
+        self.frames: list[object] = []
+        self.store = store
+        self.plies_at_show: list[int] = []
+
+    def show(self, frame) -> None:
+        self.frames.append(frame)
+        if self.store is not None:
+            game = self.store.open_game() or self.store.games()[-1]
+            self.plies_at_show.append(game.ply_count)
+
+
+def play_script(live: LiveGame, script: Script, upto: int | None = None) -> list:
+    snaps = []
+    for step in script.steps[:upto]:
+        if step.hand:
+            live.on_reading(step.board, occluded=True)
+        snaps.append(live.on_reading(step.board))
+        if step.button:
+            live.on_button(step.button)
+    return snaps
+
+
+@pytest.mark.parametrize(("game", "board"), GAMES)
+def test_a_whole_scripted_game_ends_with_the_right_record(tmp_path, game, board):
+    script = script_game(make_rules(game, board).start(), seed=3, mistake_at=2)
+    with Store(tmp_path / "games.sqlite3") as store:
+        live = LiveGame.start_or_resume(script.start, store)
+        snaps = play_script(live, script)
+        assert live.position.symbols() == script.final.symbols()
+        assert live.position.result == script.final.result != "*"
+        assert snaps[-1].result == script.final.result
+        replayed = replay(read_record(export_record(store, live.game_id)))
+        assert replayed.position.symbols() == script.final.symbols()
+        assert replayed.result == script.final.result
+        assert store.game(live.game_id).result == script.final.result
+        mistake = snaps[script.mistake_step]
+        assert mistake.alerts and mistake.errors
+        assert not snaps[script.mistake_step + 1].errors
+
+
+def test_the_cascade_mistake_is_named_in_plain_words(tmp_path):
+    script = script_game(make_rules("cascade", "diamond:4").start(), seed=3, mistake_at=2)
+    with Store(tmp_path / "s.sqlite3") as store:
+        snaps = play_script(LiveGame.start_or_resume(script.start, store), script)
+    before, mistake = snaps[script.mistake_step - 1], snaps[script.mistake_step]
+    assert before.message.startswith("Put a ") and " stone on " in before.message
+    assert mistake.alerts[0].startswith("The stone on ") and "should be" in mistake.alerts[0]
+
+
+def test_every_ply_is_committed_before_the_leds_change(tmp_path):
+    script = script_game(make_rules("cascade", "diamond:3").start(), seed=5)
+    with Store(tmp_path / "s.sqlite3") as store:
+        leds = RecordingLeds(store)
+        live = LiveGame.start_or_resume(script.start, store, leds=leds)
+        play_script(live, script)
+        # each LED frame that shows a last move was shown with that move already stored
+        for frame_index, count in enumerate(leds.plies_at_show):
+            assert count >= _moves_lit(leds.frames[frame_index])
+        assert leds.plies_at_show[-1] == len(script.moves)
+
+
+def _moves_lit(frame) -> int:
+    return 1 if any(str(light).startswith("+") for light in frame.values()) else 0
+
+
+def test_two_drops_at_once_are_an_error(tmp_path):
+    start = make_rules("cascade", "diamond:4").start()
+    board = list(start.symbols())
+    board[0], board[-1] = "o", "x"
+    with Store(tmp_path / "s.sqlite3") as store:
+        snap = LiveGame.start_or_resume(start, store).on_reading(board)
+    assert snap.alerts and "Two stones were dropped" in snap.alerts[0] and "take one back" in snap.alerts[0]
+    assert snap.moves == ()
+
+
+def test_an_earlier_position_offers_undo_and_confirm_takes_it_back(tmp_path):
+    script = script_game(make_rules("cascade", "diamond:4").start(), seed=3, max_plies=3)
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(script.start, store)
+        play_script(live, script)
+        assert len(live.moves) == 3
+        snap = live.on_reading(live.positions[1].symbols())
+        assert snap.undo_offer == 2 and "confirm" in snap.message.lower()
+        live.perform("confirm", {})
+        assert len(live.moves) == 1
+        assert len(store.plies(live.game_id)) == 1
+        assert live.snapshot().errors == () and live.snapshot().undo_offer == 0
+
+
+def test_a_misread_cell_can_be_corrected(tmp_path):
+    start = make_rules("cascade", "diamond:4").start()
+    d1 = start.geometry.index("d1")
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(start, store)
+        after = start.play("o d1").position
+        live.on_reading(after.symbols())
+        misread = list(after.symbols())
+        misread[d1] = "x"  # the camera now sees black where white lies
+        snap = live.on_reading(misread)
+        assert snap.alerts == ("The stone on d1 should be white",)
+        live.perform("correct", {"cell": "d1", "symbol": "o"})
+        snap = live.snapshot()
+        assert snap.errors == () and snap.observed[d1] == "o"
+        black = after.play("x a4").position
+        misread_black = list(black.symbols())
+        misread_black[d1] = "x"
+        live.on_reading(misread_black)
+        assert [str(m.ply) for m in live.moves] == ["o d1", "x a4"]
+        with pytest.raises(LiveGameError, match="which cell"):
+            live.perform("correct", {})
+
+
+def test_a_restarted_companion_resumes_the_open_game(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    script = script_game(make_rules("kaskade", "grid:3x3").start(), seed=3)
+    half = len(script.steps) // 2
+    with Store(path) as store:
+        live = LiveGame.start_or_resume(script.start, store)
+        play_script(live, script, half)
+        kept = [str(m.ply) for m in live.moves]
+        game_id = live.game_id
+    with Store(path) as store:
+        again = LiveGame.start_or_resume(script.start, store)
+        assert again.game_id == game_id and [str(m.ply) for m in again.moves] == kept
+        for step in script.steps[half:]:
+            again.on_reading(step.board)
+        assert again.position.symbols() == script.final.symbols()
+
+
+def test_resign_and_new_game(tmp_path):
+    start = make_rules("cascade", "diamond:3").start()
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(start, store)
+        first = live.game_id
+        assert "resigns" in live.perform("resign", {})
+        assert live.snapshot().result == "0-1"
+        live.perform("new_game", {})
+        assert live.game_id != first and live.snapshot().result is None
+        with pytest.raises(LiveGameError):
+            live.perform("fly", {})
