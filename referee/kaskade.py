@@ -18,7 +18,7 @@ from functools import cache
 from referee.errors import GameOptionError, IllegalMoveError, RefereeError
 from referee.geometry import Geometry, parse_geometry
 from referee.rules import BLACK_WINS, WHITE_WINS, Move, Placed, Ply, Position, Rules, Score, Wave
-from referee.symbols import EMPTY, EMPTY_CODE, SYMBOL_OF
+from referee.symbols import COLOUR_NAMES, EMPTY, EMPTY_CODE, SYMBOL_OF
 
 MAX_WAVES = 100_000
 
@@ -121,7 +121,8 @@ class KaskadePosition(Position):
         owner = self.board[ix]
         if owner != EMPTY_CODE and owner != self.to_move:
             raise IllegalMoveError(
-                f"{ply.cells[0].name} belongs to {SYMBOL_OF[owner]}: add a ball to an empty cell or one of yours"
+                f"{ply.cells[0].name} belongs to {COLOUR_NAMES[SYMBOL_OF[owner]]}: "
+                "add a ball to an empty cell or one of yours"
             )
 
     def apply(self, ply: Ply) -> Move:
