@@ -69,6 +69,16 @@ __all__ = [
     "render",
 ]
 
+
+def __getattr__(name: str) -> Any:
+    """``Link`` is imported on first use, so importing the package does not load pyserial."""
+    if name == "Link":
+        from firmware_bridge.link import Link
+
+        return Link
+    raise AttributeError(f"module 'firmware_bridge' has no attribute {name!r}")
+
+
 LINK_OPTIONS = ("baudrate", "handshake_timeout_s", "resend_s", "heartbeat_s")
 EMU_OPTIONS = ("leds", "palette", "corrupt_rate", "seed")
 SIM_OPTIONS = ("leds", "build_dir", "corrupt_rate", "seed")

@@ -44,6 +44,7 @@ class LinkStats:
     handshakes: int = 0
     reconnects: int = 0
     device_dropped: int = 0
+    device_heartbeats: int = 0
     host_dropped: int = 0
 
 
@@ -378,5 +379,6 @@ class Link:
                 status = p.parse_device_heartbeat(message.payload)
             except ProtocolError:
                 return
+            self.stats.device_heartbeats += 1
             self.device_disconnected = status.disconnected
             self.stats.device_dropped = status.dropped

@@ -16,6 +16,7 @@ from firmware_bridge.errors import DeviceTimeoutError
 from firmware_bridge.leds import RGB
 
 Colours = tuple[RGB, ...]
+RECHECK_S = 0.05  # a predicate may also look at other state (a link's counters): look again this often
 
 
 class ShownLeds:
@@ -41,8 +42,10 @@ class ShownLeds:
     def wait_for(self, predicate: Callable[[Colours], bool], timeout_s: float = 10.0, what: str = "") -> Colours:
         """Block until the LEDs show something ``predicate`` accepts; return it.
 
-        Raises :class:`DeviceTimeoutError` (naming ``what``) if that does not
-        happen within ``timeout_s`` seconds.
+        The predicate is checked on every change of the LEDs and, since it may
+        also look at other state, every few tens of milliseconds. Raises
+        :class:`DeviceTimeoutError` (naming ``what``) if it is not satisfied
+        within ``timeout_s`` seconds.
         """
         deadline = time.monotonic() + timeout_s
         with self._condition:
@@ -53,7 +56,7 @@ class ShownLeds:
                         f"the LEDs did not show {what or 'the expected colours'} within {timeout_s:g} s; "
                         f"they show {self._colours[:8]}..."
                     )
-                self._condition.wait(remaining)
+                self._condition.wait(min(remaining, RECHECK_S))
             return self._colours
 
     def wait_for_colours(self, expected: Colours, timeout_s: float = 10.0) -> Colours:
