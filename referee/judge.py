@@ -136,20 +136,12 @@ def _judge_cascade(expected: CascadePosition, obs: tuple[str, ...]) -> Verdict:
     casc = cascades[drop]
     extra = [i for i in new if i != drop and i not in casc]
     pairs = _pair_moved(exp, obs, changed, extra)
-    if not extra:
-        missing_same = [a for a in changed if obs[a] == EMPTY and exp[a] == obs[drop]]
-        if missing_same:  # the "drop" is a stone of the position put elsewhere
-            pairs = {missing_same[0]: drop}
     errors: list[Fix] = []
     for a, b in pairs.items():
         errors.append(Fix(cells[a], exp[a], obs[a], Problem.MOVED))
         errors.append(Fix(cells[b], EMPTY, obs[b], Problem.MOVED))
     moved_to = set(pairs.values())
     errors += _changed_fixes(expected, exp, obs, changed, set(pairs))
-    if drop in moved_to:
-        return Verdict(
-            VerdictKind.ERROR, _error_message(errors), errors=tuple(errors), unreadable=tuple(cells[i] for i in unknown)
-        )
     for i in extra:
         if i in moved_to:
             continue

@@ -147,10 +147,6 @@ def _cell(token: Token, geometry: Geometry, text: str | None = None) -> Cell:
         raise RecordError(str(error), token.line, token.column) from error
 
 
-def _is_cell(text: str, geometry: Geometry) -> bool:
-    return text.lower() in geometry.index_by_name
-
-
 def read_record(text: str) -> Record:
     """Parse a record; raises RecordError naming the line and column of the first problem."""
     _check_text(text)
@@ -230,8 +226,14 @@ def _cascade_ply(tokens: list[Token], k: int, geometry: Geometry) -> tuple[Ply, 
     cascade = None
     if k < len(tokens):
         nxt = tokens[k].text
-        follows_cell = k + 1 < len(tokens) and _is_cell(tokens[k + 1].text, geometry)
-        if _CASCADE.fullmatch(nxt) and (len(nxt) > 1 or not follows_cell):
+        after = tokens[k + 1].text if k + 1 < len(tokens) else None
+        # a one-letter colour starts the next ply unless what follows cannot be a cell
+        ends = (
+            after is None
+            or after in ("resigns", *_RESULTS)
+            or bool(_NUMBER.fullmatch(after) or _CASCADE.fullmatch(after))
+        )
+        if _CASCADE.fullmatch(nxt) and (len(nxt) > 1 or ends):
             cascade = nxt
             k += 1
     return Ply((cell,), tok.text, cascade), k
