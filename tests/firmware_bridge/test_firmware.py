@@ -1,0 +1,67 @@
+"""The firmware builds clean, fits the ATmega328P, and frames bytes exactly as the golden file says."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from firmware_bridge.sim import FIRMWARE_DIR, build
+
+from .conftest import GOLDEN, require_toolchain
+
+FLASH_BYTES = 32768 - 512  # minus the Optiboot bootloader of the Uno and Nano
+RAM_BYTES = 2048
+STACK_RESERVE = 300  # the deepest call chain (sending an announcement from a message handler) needs well under this
+
+
+@pytest.fixture(scope="module")
+def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    require_toolchain()
+    return tmp_path_factory.mktemp("firmware")
+
+
+def make(build_dir: Path, *targets: str, leds: int = 64) -> str:
+    result = subprocess.run(
+        ["make", "-C", str(FIRMWARE_DIR), f"BUILD={build_dir}", f"LEDS={leds}", *targets],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    return output
+
+
+@pytest.mark.firmware
+def test_the_firmware_and_harness_build_without_warnings(build_dir: Path) -> None:
+    output = make(build_dir, "firmware", "harness", leds=64)
+    assert "warning" not in output.lower(), output
+    assert (build_dir / "leds-64" / "firmware.hex").stat().st_size > 0
+
+
+@pytest.mark.firmware
+@pytest.mark.parametrize("leds", [1, 256])
+def test_the_firmware_fits_the_atmega328p(build_dir: Path, leds: int) -> None:
+    output = make(build_dir, "size", leds=leds)
+    flash = int(re.search(r"Program:\s+(\d+) bytes", output).group(1))  # type: ignore[union-attr]
+    ram = int(re.search(r"Data:\s+(\d+) bytes", output).group(1))  # type: ignore[union-attr]
+    assert flash < FLASH_BYTES
+    assert ram + STACK_RESERVE < RAM_BYTES, f"{ram} bytes of static RAM leave too little stack"
+
+
+@pytest.mark.firmware
+def test_the_firmware_framing_matches_the_golden_file(build_dir: Path) -> None:
+    output = make(build_dir, "test")
+    count = sum(1 for line in GOLDEN.read_text().splitlines() if line.strip() and not line.startswith("#"))
+    assert f"{count} golden messages checked, 0 failures" in output
+
+
+@pytest.mark.firmware
+def test_build_reuses_what_is_built(build_dir: Path) -> None:
+    first = build(8, build_dir)
+    stamp = first.firmware.stat().st_mtime_ns
+    second = build(8, build_dir)
+    assert second == first and second.firmware.stat().st_mtime_ns == stamp
