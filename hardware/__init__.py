@@ -1,0 +1,71 @@
+"""LED matrices, the cell-to-LED map, highlight patterns, buttons and buzzer.
+
+The live game drives the LEDs through one interface::
+
+    from hardware import open_leds, highlight
+
+    with open_leds("console:", "diamond:8") as leds:          # or "emu:", "serial:/dev/ttyACM0",
+        leds.show(highlight.guidance(                         # "gpio:max7219?chips=1", "gpio:hc595?..."
+            pending_cells={20: "x", 27: "="},
+            error_cells={12: "o", 13: None},                  # None: the stone must go away
+            last=[5],
+        ))
+        leds.shown()                                          # the frame on display, for the page
+
+A frame (:class:`CellFrame`) maps cell indices (the board's canonical order)
+to a :class:`CellLight` (a :class:`Colour` and a :class:`Pattern`). How the
+LEDs sit under the cells is a :class:`LedMap`, usually read from the
+calibration profile. Buttons come from :func:`open_buttons` and deliver
+:class:`ButtonEvent` values.
+
+Nothing here imports gpiozero until a GPIO driver is chosen, and the
+firmware bridge (with pyserial) is imported only by the serial drivers.
+"""
+
+from __future__ import annotations
+
+from hardware import highlight
+from hardware.blink import legend
+from hardware.buttons import ButtonEvent, Buttons, KeyboardButtons, NullButtons, WebButtons, open_buttons
+from hardware.drivers import open_leds
+from hardware.errors import (
+    ButtonError,
+    DeviceClosedError,
+    FrameError,
+    GpioError,
+    HardwareError,
+    LedMapError,
+    LedSpecError,
+)
+from hardware.frame import EMPTY, CellFrame, CellLight, Colour, Pattern
+from hardware.ledmap import LedLayout, LedMap, Wiring
+from hardware.matrix import LedMatrix, NullMatrix
+
+__all__ = [
+    "EMPTY",
+    "ButtonError",
+    "ButtonEvent",
+    "Buttons",
+    "CellFrame",
+    "CellLight",
+    "Colour",
+    "DeviceClosedError",
+    "FrameError",
+    "GpioError",
+    "HardwareError",
+    "KeyboardButtons",
+    "LedLayout",
+    "LedMap",
+    "LedMapError",
+    "LedMatrix",
+    "LedSpecError",
+    "NullButtons",
+    "NullMatrix",
+    "Pattern",
+    "WebButtons",
+    "Wiring",
+    "highlight",
+    "legend",
+    "open_buttons",
+    "open_leds",
+]

@@ -1,0 +1,77 @@
+"""Highlight patterns: the meaning of every lit cell, the same on every driver.
+
+- *pending* cascade cells: steady, in the colour the players must place;
+- an *error* cell: blinking in the colour it needs, or, where a stone must go
+  away, blinking fast in the ``remove`` signal colour;
+- the *last move*: steady in the ``last`` signal colour;
+- the *winner*: the winner's stones blinking in the ``win`` signal colour.
+
+Each function builds a :class:`~hardware.frame.CellFrame` from cell indices;
+:func:`guidance` combines them with a fixed priority (errors over pending
+cells over the last move over the winner), so a cell never shows two
+meanings at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from hardware.frame import EMPTY, CellFrame, CellLight, Colour, Pattern
+
+PENDING = Pattern.STEADY
+"""Pattern of a pending cascade cell (in the colour to place)."""
+NEEDS = Pattern.BLINK
+"""Pattern of an error cell that needs a stone of a given colour."""
+REMOVE = CellLight(Colour.REMOVE, Pattern.FAST)
+"""An error cell whose stone must go away."""
+LAST_MOVE = CellLight(Colour.LAST, Pattern.STEADY)
+"""The cells of the last move."""
+WINNER = CellLight(Colour.WINNER, Pattern.BLINK)
+"""The winner's stones at the end of a game."""
+
+
+def _colour(value: str | Colour) -> Colour:
+    return value if isinstance(value, Colour) else Colour.parse(value)
+
+
+def pending(cells: Mapping[int, str | Colour]) -> CellFrame:
+    """Pending cascade cells, each steady in the colour to place (``{cell: "x"}``)."""
+    return CellFrame({cell: CellLight(_colour(colour), PENDING) for cell, colour in cells.items()})
+
+
+def errors(cells: Mapping[int, str | Colour | None]) -> CellFrame:
+    """Error cells: each blinks in the colour it needs, or, for ``None`` or ``"."`` (the stone
+    must go away), blinks fast in the ``remove`` colour."""
+    lights = {}
+    for cell, needs in cells.items():
+        if needs is None or needs == ".":
+            lights[cell] = REMOVE
+        else:
+            lights[cell] = CellLight(_colour(needs), NEEDS)
+    return CellFrame(lights)
+
+
+def last_move(cells: Iterable[int]) -> CellFrame:
+    """The cells of the last move (the drop, or both stones of a Cascades turn)."""
+    return CellFrame({cell: LAST_MOVE for cell in cells})
+
+
+def winner(cells: Iterable[int]) -> CellFrame:
+    """The winner's stones (or the winning bottom-row cells) at the end of a game."""
+    return CellFrame({cell: WINNER for cell in cells})
+
+
+def guidance(
+    *,
+    pending_cells: Mapping[int, str | Colour] | None = None,
+    error_cells: Mapping[int, str | Colour | None] | None = None,
+    last: Iterable[int] = (),
+    winning: Iterable[int] = (),
+) -> CellFrame:
+    """One frame from every meaning at once: errors win over pending cells, which win over
+    the last move, which wins over the winner's stones."""
+    frame = EMPTY
+    frame = frame | winner(winning)
+    frame = frame | last_move(last)
+    frame = frame | pending(pending_cells or {})
+    return frame | errors(error_cells or {})

@@ -1,0 +1,168 @@
+"""The one interface of every LED matrix driver.
+
+A :class:`LedMatrix` shows :class:`~hardware.frame.CellFrame` values on a
+board's LEDs: ``show(frame)``, ``clear()``, ``close()``, and ``shown()`` for
+the frame on display (the page mirrors it). It is a context manager that
+clears and closes on exit.
+
+Drivers implement ``_show(frame)`` (and ``_close()``). Drivers whose LEDs
+cannot blink by themselves derive from :class:`AnimatedMatrix`, which keeps a
+tick counter and pushes the LED state once per tick from a background thread
+(only when something blinks and the state changes); tests and benchmarks
+step it by hand with :meth:`AnimatedMatrix.render` instead.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from types import TracebackType
+
+from hardware.blink import CYCLE_TICKS, TICK_S
+from hardware.errors import DeviceClosedError
+from hardware.frame import EMPTY, CellFrame, Pattern
+from hardware.ledmap import LedLayout, LedMap
+from referee.geometry import Geometry
+
+
+class LedMatrix(ABC):
+    """The LEDs under one board, behind one interface.
+
+    ``geometry`` is the board; ``led_map`` how the LEDs are wired (the default
+    map, row-major with one LED per cell, when not given); ``layout`` the map
+    applied to the board.
+    """
+
+    name = "leds"
+    single_colour = False
+
+    def __init__(self, geometry: Geometry, led_map: LedMap | None = None) -> None:
+        self.geometry = geometry
+        self.led_map = led_map if led_map is not None else LedMap()
+        self.layout: LedLayout = self.led_map.layout(geometry)
+        self._shown: CellFrame = EMPTY
+        self._closed = False
+        self._lock = threading.RLock()
+
+    @property
+    def led_count(self) -> int:
+        """Number of LEDs this matrix drives."""
+        return self.layout.led_count
+
+    @property
+    def closed(self) -> bool:
+        """True once :meth:`close` has run."""
+        return self._closed
+
+    def show(self, frame: CellFrame) -> None:
+        """Light the cells of ``frame`` (every other cell dark); raises FrameError for cells off the board."""
+        if not isinstance(frame, CellFrame):
+            frame = CellFrame(frame)
+        frame.check(self.geometry)
+        with self._lock:
+            if self._closed:
+                raise DeviceClosedError(f"the {self.name} LEDs are closed; open them again to show a frame")
+            self._show(frame)
+            self._shown = frame
+
+    def clear(self) -> None:
+        """Turn every LED off."""
+        self.show(EMPTY)
+
+    def shown(self) -> CellFrame:
+        """The frame on display now."""
+        return self._shown
+
+    def close(self) -> None:
+        """Turn the LEDs off and release the device; closing twice is harmless."""
+        with self._lock:
+            if self._closed:
+                return
+            try:
+                self._show(EMPTY)
+                self._shown = EMPTY
+            finally:
+                self._closed = True
+                self._close()
+
+    def __enter__(self) -> LedMatrix:
+        return self
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.name} {self.geometry.spec} {self.led_count} LEDs>"
+
+    @abstractmethod
+    def _show(self, frame: CellFrame) -> None:
+        """Put ``frame`` on the LEDs."""
+
+    def _close(self) -> None:  # noqa: B027 - optional hook
+        """Release the device (after the LEDs went dark)."""
+
+
+class NullMatrix(LedMatrix):
+    """``none:``: no LEDs; remembers what it was asked to show."""
+
+    name = "none"
+
+    def _show(self, frame: CellFrame) -> None:
+        pass
+
+
+class AnimatedMatrix(LedMatrix):
+    """A matrix whose driver steps blink patterns on the host, one tick at a time.
+
+    Subclasses implement :meth:`_push` (send the LED state of a tick to the
+    hardware). With ``animate=True`` a daemon thread advances the tick every
+    :data:`~hardware.blink.TICK_S` seconds while a blinking cell is shown; with
+    ``animate=False`` nothing moves until :meth:`render` is called.
+    """
+
+    def __init__(self, geometry: Geometry, led_map: LedMap | None = None, *, animate: bool = True) -> None:
+        super().__init__(geometry, led_map)
+        self.tick = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._animate = animate
+
+    def _start(self) -> None:
+        """Start the animation thread (call at the end of a subclass's __init__)."""
+        if self._animate and self._thread is None:
+            self._thread = threading.Thread(target=self._run, name=f"{self.name}-blink", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(TICK_S):
+            with self._lock:
+                if self._closed:
+                    return
+                if all(light.pattern is Pattern.STEADY for light in self._shown.values()):
+                    continue
+                self.tick = (self.tick + 1) % CYCLE_TICKS
+                self._push(self._shown, self.tick)
+
+    def render(self, tick: int) -> None:
+        """Push the LED state of ``tick`` of the frame on display (for tests and benchmarks)."""
+        with self._lock:
+            if self._closed:
+                raise DeviceClosedError(f"the {self.name} LEDs are closed; open them again to show a frame")
+            self.tick = tick % CYCLE_TICKS
+            self._push(self._shown, self.tick)
+
+    def _show(self, frame: CellFrame) -> None:
+        self._push(frame, self.tick)
+
+    def close(self) -> None:
+        """Stop the animation, turn the LEDs off and release the device."""
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+        super().close()
+
+    @abstractmethod
+    def _push(self, frame: CellFrame, tick: int) -> None:
+        """Send the LED state of ``frame`` at ``tick`` to the hardware."""
