@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -89,6 +89,8 @@ class LiveGame:
         self._leds_shown: tuple[str, ...] = ()
         self._camera: tuple[int, bytes] | None = None
         self._camera_cond = threading.Condition()
+        self.keep_jpeg = False
+        self.on_ply: Callable[[int, str], None] | None = None
         self._snapshot = self._build_snapshot()
         self._refresh(show_leds=True)
 
@@ -241,8 +243,11 @@ class LiveGame:
 
     def _accept(self, move: Move) -> None:
         """Commit a ply (store first), then let the LEDs and the page follow."""
-        self.store.add_ply(self.game_id, ply_text(move), move.position.diagram())
+        jpeg = self._camera[1] if self.keep_jpeg and self._camera is not None else None
+        number = self.store.add_ply(self.game_id, ply_text(move), move.position.diagram(), jpeg=jpeg)
         self._moves.append(move)
+        if self.on_ply is not None:
+            self.on_ply(number, ply_text(move))
         self._undo_to = None
         if move.position.is_over:
             self.store.end_game(self.game_id, move.position.result)

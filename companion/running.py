@@ -1,0 +1,86 @@
+"""Building a ``cascade run`` session from its command-line options."""
+
+from __future__ import annotations
+
+import argparse
+
+from companion.cameras import open_camera, table_profile
+from companion.errors import SetupError
+from companion.live import LiveGame
+from companion.runner import CameraLoop, Steadier
+from companion.session import Session
+from companion.store import Store, default_store_path
+from referee.game import make_rules
+
+
+def _profile(args: argparse.Namespace) -> object | None:
+    if not args.profile:
+        return None
+    from calibration.profile import load_profile
+
+    return load_profile(args.profile)
+
+
+def start_run(args: argparse.Namespace) -> Session:
+    """Open the store, LEDs, buttons and camera; resume or start the game; serve the page; start the camera loop."""
+    from hardware import open_buttons, open_leds
+    from vision.pipeline import BoardReader
+
+    profile = _profile(args)
+    board = args.board or (getattr(profile, "geometry", None) if profile is not None else None)
+    rules = make_rules(args.game, board, args.variant, args.first)
+    geometry = rules.geometry
+    table = args.camera.strip().startswith("table:")
+    if profile is None:
+        if not table:
+            raise SetupError("give the calibration profile with --profile (cascade calibrate makes one)")
+        seed = _table_seed(args.camera)
+        profile = table_profile(rules.start(), seed)
+    if profile.geometry != geometry.spec:  # type: ignore[attr-defined]
+        raise SetupError(
+            f"the profile is for the {profile.geometry} board, the game is on {geometry.spec}: "  # type: ignore[attr-defined]
+            "give the matching --board or another --profile"
+        )
+    store = Store(args.store or default_store_path())
+    leds = buttons = camera = None
+    try:
+        leds = open_leds(args.leds, geometry)
+        buttons = open_buttons(args.buttons)
+        live = LiveGame.start_or_resume(rules.start(), store, leds=leds)
+        live.keep_jpeg = bool(args.jpeg)
+        live.on_ply = lambda number, text: print(f"ply {number}: {text}", flush=True)
+        camera = open_camera(args.camera, live.position, args.fps)
+        reader = BoardReader(geometry, profile.locator, profile.colour_model)  # type: ignore[attr-defined]
+        loop = CameraLoop(live, reader, open_steadier(), buttons)
+        session = Session(live, store, leds, args.host, args.port)
+    except BaseException:
+        for part in (camera, buttons, leds):
+            if part is not None:
+                part.close()
+        store.close()
+        raise
+    session.extra_closers.append(buttons.close)
+    session.extra_closers.append(camera.close)
+
+    def watch(stop: object) -> None:
+        loop.run(camera.frames, stop, fps=camera.fps, image_of=camera.image_of, buttons_of=camera.buttons_of)  # type: ignore[arg-type]
+
+    session.start_worker("camera", watch)
+    return session
+
+
+def open_steadier() -> Steadier:
+    """The vision pipeline's temporal stabiliser."""
+    from vision.stabilise import Stabiliser
+
+    return Stabiliser()
+
+
+def _table_seed(spec: str) -> int:
+    from urllib.parse import parse_qsl
+
+    options = dict(parse_qsl(spec.partition("?")[2]))
+    try:
+        return int(options.get("seed", "1"))
+    except ValueError:
+        raise SetupError(f"'{spec}': seed must be a whole number") from None

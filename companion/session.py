@@ -1,0 +1,113 @@
+"""A running companion: the live game, its page, the camera loop and a clean stop.
+
+Both ``cascade run`` and ``cascade demo`` build a :class:`Session`: the store,
+the LEDs, the live game, the Flask page on a background server and the camera
+loop on its own thread. :meth:`Session.wait` returns when the time is up, the
+frames end, or a signal (Ctrl-C, SIGTERM) asks to stop; :meth:`Session.close`
+then stops everything in order: camera loop, page streams, server, LEDs,
+store. Nothing accepted is lost at any point: every ply is already committed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any
+
+from companion.live import LiveGame
+from companion.store import Store
+from companion.web.app import Server, create_app, new_token, serve
+
+
+@dataclass(frozen=True)
+class Urls:
+    """Where the page is: read-only, and with the token for actions."""
+
+    page: str
+    control: str
+    token: str
+
+
+class Session:
+    """The parts of a running companion and their orderly stop (see the module docstring)."""
+
+    def __init__(self, live: LiveGame, store: Store, leds: Any = None, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.live = live
+        self.store = store
+        self.leds = leds
+        self.stop_event = threading.Event()
+        self.token = new_token()
+        self.app = create_app({"LIVE": live, "TOKEN": self.token})
+        self.server: Server = serve(self.app, host, port)
+        self._workers: list[threading.Thread] = []
+        self.worker_error: BaseException | None = None
+        self.extra_closers: list[Callable[[], object]] = []
+
+    @property
+    def urls(self) -> Urls:
+        """The page's addresses."""
+        page = self.server.url("/")
+        return Urls(page=page, control=f"{page}?token={self.token}", token=self.token)
+
+    def start_worker(self, name: str, target: Callable[[threading.Event], object]) -> None:
+        """Run ``target(stop_event)`` on a thread; an error in it stops the session."""
+
+        def body() -> None:
+            try:
+                target(self.stop_event)
+            except BaseException as error:  # reported by wait(); the session must still stop cleanly
+                self.worker_error = error
+            finally:
+                self.stop_event.set()
+
+        thread = threading.Thread(target=body, name=name, daemon=True)
+        self._workers.append(thread)
+        thread.start()
+
+    def wait(self, duration_s: float | None = None) -> str:
+        """Block until the duration ends, a worker finishes, or SIGINT/SIGTERM; returns why."""
+        reason = ["stopped"]
+
+        def on_signal(signum: int, frame: FrameType | None) -> None:
+            reason[0] = signal.Signals(signum).name
+            self.stop_event.set()
+
+        previous = {}
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                previous[sig] = signal.signal(sig, on_signal)
+        try:
+            deadline = None if duration_s is None else time.monotonic() + duration_s
+            while not self.stop_event.is_set():
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    reason[0] = "time is up"
+                    break
+                self.stop_event.wait(0.5 if remaining is None else min(0.5, remaining))
+            else:
+                if reason[0] == "stopped" and self.worker_error is None:
+                    reason[0] = "the camera stopped"
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+        return reason[0]
+
+    def close(self) -> None:
+        """Stop the camera loop, the page and the LEDs, and close the store."""
+        self.stop_event.set()
+        for thread in self._workers:
+            thread.join(timeout=10.0)
+        self.live.close()
+        self.server.stop()
+        for closer in self.extra_closers:
+            with contextlib.suppress(Exception):  # a device already gone must not keep the rest open
+                closer()
+        if self.leds is not None:
+            with contextlib.suppress(Exception):  # the LEDs may already be gone (unplugged)
+                self.leds.close()
+        self.store.close()
