@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from firmware_bridge import Blink, BlinkTiming, LedFrame, ProtocolError
 from firmware_bridge import protocol as p
 from firmware_bridge.device import DeviceModel
 
+from .conftest import GOLDEN as GOLDEN_PATH
 from .conftest import golden_messages
 
 GOLDEN = golden_messages()
@@ -161,3 +163,13 @@ def test_bad_values_are_refused_when_building() -> None:
         LedFrame.from_lists([16])
     with pytest.raises(ValueError):
         LedFrame.from_lists([1] * 257)
+
+
+def test_protocol_md_quotes_the_golden_file_exactly() -> None:
+    text = (GOLDEN_PATH.parent.parent / "PROTOCOL.md").read_text()
+    quoted = re.findall(
+        r"^ {4}(\S+)  \((host|device)\)\n {6}message: ([0-9a-f ]+)\n {6}wire: +([0-9a-f ]+)$", text, re.M
+    )
+    assert len(quoted) >= 10
+    for name, direction, raw, wire in quoted:
+        assert GOLDEN[name] == (direction, bytes.fromhex(raw), bytes.fromhex(wire)), name
