@@ -132,7 +132,7 @@ def pin_factory_from(options: Options) -> tuple[Any, bool]:
     return make_pin_factory(name), name == "mock"
 
 
-HARDWARE_SPI = {"clock": 11, "data": 10, "selects": (8, 7)}
+SPI0_CLOCK, SPI0_DATA, SPI0_SELECTS = 11, 10, (8, 7)
 """The Pi's SPI0 pins (BCM numbers): on them the kernel's SPI can be used."""
 
 
@@ -188,9 +188,9 @@ def open_spi(factory: Any, what: str, clock_pin: Any, mosi_pin: Any, select_pin:
     gpiozero output devices.
     """
     hardware = (
-        clock_pin == HARDWARE_SPI["clock"]
-        and mosi_pin == HARDWARE_SPI["data"]
-        and select_pin in HARDWARE_SPI["selects"]
+        clock_pin == SPI0_CLOCK
+        and mosi_pin == SPI0_DATA
+        and select_pin in SPI0_SELECTS
         and type(factory).__name__ != "MockFactory"
     )
     try:
