@@ -122,40 +122,19 @@ def _judge_cascade(expected: CascadePosition, obs: tuple[str, ...]) -> Verdict:
         return _quiet(expected, _changed_fixes(expected, exp, obs, changed, set()), unknown)
     moves = {n: expected.drop(n, CODE_OF[obs[n]]) for n in new}
     cascades = {n: _cascade_of(m) for n, m in moves.items()}
-    newset = set(new)
+    readings = {n: _reading(expected, exp, obs, changed, new, cascades, n) for n in new}
 
     def rank(n: int) -> tuple[int, int, int, int]:
-        casc = cascades[n]
-        explained = 1 + sum(1 for i in new if i in casc)
-        wrong = sum(1 for i in new if i in casc and casc[i] != obs[i])
-        pending = sum(1 for i in casc if i not in newset)
-        return (-explained, wrong, pending, n)
+        """Fewest errors, then most stones explained, then fewest cells pending."""
+        errors, pending = readings[n]
+        explained = sum(1 for i in new if i in cascades[n])
+        repairs = sum(1 for f in errors if f.needs != f.shows)
+        return (repairs, -explained, len(pending), n)
 
     drop = min(new, key=rank)
+    errors, pending = readings[drop]
     move = moves[drop]
     casc = cascades[drop]
-    extra = [i for i in new if i != drop and i not in casc]
-    pairs = _pair_moved(exp, obs, changed, extra)
-    errors: list[Fix] = []
-    for a, b in pairs.items():
-        errors.append(Fix(cells[a], exp[a], obs[a], Problem.MOVED))
-        errors.append(Fix(cells[b], EMPTY, obs[b], Problem.MOVED))
-    moved_to = set(pairs.values())
-    errors += _changed_fixes(expected, exp, obs, changed, set(pairs))
-    for i in extra:
-        if i in moved_to:
-            continue
-        root = not any(i in cascades[m] for m in new if m != i)
-        errors.append(Fix(cells[i], EMPTY, obs[i], Problem.TWO_DROPS if root else Problem.NOT_HERE))
-    pending = []
-    for i, need in casc.items():
-        if obs[i] == need:
-            continue
-        if obs[i] in (EMPTY, UNKNOWN):
-            pending.append(Fix(cells[i], need, obs[i], Problem.TO_FILL))
-        else:
-            errors.append(Fix(cells[i], need, obs[i], Problem.WRONG_COLOUR))
-    errors.sort(key=lambda f: g.index(f.cell))
     unread = tuple(cells[i] for i in unknown)
     common = Verdict(
         VerdictKind.PENDING,
@@ -181,6 +160,49 @@ def _judge_cascade(expected: CascadePosition, obs: tuple[str, ...]) -> Verdict:
     if outside:
         return _with(common, VerdictKind.WAITING, f"{said}; waiting: {unreadable_words([cells[i] for i in outside])}")
     return _with(common, VerdictKind.COMPLETE, f"ply complete: {_ply_text(move)}")
+
+
+def _reading(
+    expected: CascadePosition,
+    exp: tuple[str, ...],
+    obs: tuple[str, ...],
+    changed: list[int],
+    new: list[int],
+    cascades: dict[int, dict[int, str]],
+    drop: int,
+) -> tuple[list[Fix], list[Fix]]:
+    """Errors and pending cells if ``drop`` is the drop."""
+    g = expected.geometry
+    cells = g.cells
+    casc = cascades[drop]
+    extra = [i for i in new if i != drop and i not in casc]
+    pairs = _pair_moved(exp, obs, changed, extra)
+    errors: list[Fix] = []
+    for a, b in pairs.items():
+        errors.append(Fix(cells[a], exp[a], obs[a], Problem.MOVED))
+        errors.append(Fix(cells[b], EMPTY, obs[b], Problem.MOVED))
+    moved_to = set(pairs.values())
+    errors += _changed_fixes(expected, exp, obs, changed, set(pairs))
+    near = {drop, *casc}
+    near.update(n for c in list(near) for n in g.neighbours_ix[c])
+    for i in extra:
+        if i in moved_to:
+            continue
+        # a stone beside the drop's cascade is a stray stone; one away from it a second drop
+        second = i not in near and not any(i in cascades[m] for m in new if m != i)
+        errors.append(Fix(cells[i], EMPTY, obs[i], Problem.TWO_DROPS if second else Problem.NOT_HERE))
+    if any(f.problem is Problem.TWO_DROPS for f in errors):  # named too: either may be taken back
+        errors.append(Fix(cells[drop], obs[drop], obs[drop], Problem.TWO_DROPS))
+    pending = []
+    for i, need in casc.items():
+        if obs[i] == need:
+            continue
+        if obs[i] in (EMPTY, UNKNOWN):
+            pending.append(Fix(cells[i], need, obs[i], Problem.TO_FILL))
+        else:
+            errors.append(Fix(cells[i], need, obs[i], Problem.WRONG_COLOUR))
+    errors.sort(key=lambda f: g.index(f.cell))
+    return errors, pending
 
 
 def _ply_text(move: Move) -> str:
@@ -299,6 +321,8 @@ def _judge_kaskade(expected: KaskadePosition, obs: tuple[str, ...]) -> Verdict:
                     todo.append(i)
                 else:
                     wrong.append(i)
+            if not todo and j + 1 < len(states):
+                continue  # the board shows state j + 1 at least as well
             key = (len(wrong), len(todo), -j)
             if best is None or key < best[0]:
                 best = (key, move, j, wrong, todo)
