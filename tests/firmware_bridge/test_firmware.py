@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import re
 import subprocess
+import threading
 from pathlib import Path
 
 import pytest
@@ -65,3 +67,35 @@ def test_build_reuses_what_is_built(build_dir: Path) -> None:
     stamp = first.firmware.stat().st_mtime_ns
     second = build(8, build_dir)
     assert second == first and second.firmware.stat().st_mtime_ns == stamp
+
+
+@pytest.mark.firmware
+def test_the_harness_rejects_bits_outside_the_timing_and_decodes_good_ones(build_dir: Path) -> None:
+    make(build_dir, "harness", "timing-check")
+    harness = subprocess.Popen(
+        [str(build_dir / "simharness"), str(build_dir / "timing_check.elf"), "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    assert harness.stdout is not None and harness.stdin is not None
+    lines = []
+    watchdog = threading.Timer(60, harness.kill)  # a harness that never shows the LED fails instead of hanging
+    watchdog.start()
+    try:
+        for line in harness.stdout:  # the program ends with the good LED: read up to it
+            lines.append(line.strip())
+            if line.startswith("LEDS "):
+                break
+    finally:
+        watchdog.cancel()
+        with contextlib.suppress(OSError):
+            harness.stdin.write("quit\n")
+            harness.stdin.close()
+        harness.wait(timeout=30)
+    assert lines[0].startswith("PTY /dev/"), lines
+    bad = [line for line in lines if line.startswith("BAD ")]
+    shown = [line.split()[2] for line in lines if line.startswith("LEDS ")]
+    assert bad and "high time 1625.0 ns of bit 0" in bad[0]
+    assert shown == ["123456"]

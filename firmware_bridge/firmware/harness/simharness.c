@@ -59,6 +59,7 @@ static int frame_bad;
 static char bad_reason[160];
 
 static struct timespec start_wall;
+static FILE *out; /* our lines; simavr's own notices go to standard error */
 
 static double ns(avr_cycle_count_t cycles)
 {
@@ -81,9 +82,9 @@ static void reject(const char *fmt, double value)
 static void publish(void)
 {
     if (frame_bad) {
-        printf("BAD %llu %s\n", (unsigned long long)avr->cycle, bad_reason);
+        fprintf(out, "BAD %llu %s\n", (unsigned long long)avr->cycle, bad_reason);
     } else if (bit_count % 24 != 0) {
-        printf("BAD %llu an update of %u bits is not a whole number of LEDs\n", (unsigned long long)avr->cycle,
+        fprintf(out, "BAD %llu an update of %u bits is not a whole number of LEDs\n", (unsigned long long)avr->cycle,
                (unsigned)bit_count);
     } else {
         uint32_t complete = bit_count / 24;
@@ -92,13 +93,13 @@ static void publish(void)
             shown[i][1] = incoming[3 * i];
             shown[i][2] = incoming[3 * i + 2];
         }
-        printf("LEDS %llu ", (unsigned long long)avr->cycle);
+        fprintf(out, "LEDS %llu ", (unsigned long long)avr->cycle);
         for (int i = 0; i < led_count; i++) {
-            printf("%02x%02x%02x", shown[i][0], shown[i][1], shown[i][2]);
+            fprintf(out, "%02x%02x%02x", shown[i][0], shown[i][1], shown[i][2]);
         }
-        printf("\n");
+        fprintf(out, "\n");
     }
-    fflush(stdout);
+    fflush(out);
     bit_count = 0;
     frame_bad = 0;
     last_bit = -1;
@@ -232,6 +233,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "simharness: LEDS must be 1..%d, not %s\n", MAX_LEDS, argv[2]);
         return 2;
     }
+    /* simavr prints notices on standard output: send them to standard error, keep the real one for us */
+    out = fdopen(dup(STDOUT_FILENO), "w");
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    if (out == NULL) {
+        perror("simharness");
+        return 2;
+    }
     elf_firmware_t firmware;
     memset(&firmware, 0, sizeof firmware);
     if (elf_read_firmware(argv[1], &firmware) != 0) {
@@ -250,15 +258,9 @@ int main(int argc, char **argv)
     avr->sleep = sleep_paced;
     avr->log = 0;
 
-    /* uart_pty prints its own notices on stdout; keep stdout for our lines. */
-    fflush(stdout);
-    int saved = dup(STDOUT_FILENO);
-    dup2(STDERR_FILENO, STDOUT_FILENO);
     uart_pty_init(avr, &uart_pty);
     uart_pty_connect(&uart_pty, '0');
     fflush(stdout);
-    dup2(saved, STDOUT_FILENO);
-    close(saved);
     uint32_t flags = 0;
     avr_ioctl(avr, AVR_IOCTL_UART_GET_FLAGS('0'), &flags);
     flags &= ~(uint32_t)AVR_UART_FLAG_STDIO;
@@ -267,8 +269,8 @@ int main(int argc, char **argv)
     avr_irq_t *pin = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('D'), 6);
     avr_irq_register_notify(pin, data_pin, NULL);
 
-    printf("PTY %s\n", uart_pty.port[0].slavename);
-    fflush(stdout);
+    fprintf(out, "PTY %s\n", uart_pty.port[0].slavename);
+    fflush(out);
 
     clock_gettime(CLOCK_MONOTONIC, &start_wall);
     for (unsigned long steps = 0;; steps++) {
