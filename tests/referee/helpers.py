@@ -31,7 +31,9 @@ def random_cascade_position(rng: random.Random, size: int, variant: str | None, 
     n = len(position.board)
     while position.board.count(EMPTY_CODE) > n * (1 - fill):
         empties = [i for i, v in enumerate(position.board) if v == EMPTY_CODE]
-        position = position.drop(rng.choice(empties), rng.randrange(3)).position
+        after = position.drop(rng.choice(empties), rng.randrange(3)).position
+        assert isinstance(after, CascadePosition)
+        position = after
     return position
 
 

@@ -10,6 +10,7 @@ from referee.cascade import FILL_ABOVE
 from referee.diagrams import position_from
 from referee.game import make_rules
 from referee.judge import Problem
+from referee.kaskade import KaskadePosition
 from referee.symbols import EMPTY, EMPTY_CODE, UNKNOWN
 
 from .helpers import random_cascade_position, random_game
@@ -128,7 +129,7 @@ def test_pending_cells_with_their_colours_and_completion():
     p = rules_example()
     verdict = judge(p, observe(p, h5="x", g6="x"))
     assert verdict.kind is VerdictKind.PENDING
-    assert verdict.drop.name == "h5" and verdict.drop_symbol == "x"
+    assert verdict.drop is not None and verdict.drop.name == "h5" and verdict.drop_symbol == "x"
     assert [(f.cell.name, f.needs) for f in verdict.pending] == [("f7", "o"), ("e8", "x")]
     assert verdict.lights() == {verdict.pending[0].cell: "o", verdict.pending[1].cell: "x"}
     done = judge(p, observe(p, h5="x", g6="x", f7="o", e8="x"))
@@ -233,6 +234,7 @@ def test_cascades_hexagon_rows_open_when_the_bottom_row_is_full():
 @given(RANDOMS)
 def test_kaskade_judge_tells_the_wave_the_board_shows(rng):
     position = random_game(rng, "kaskade", "grid:4x4", None, max_plies=rng.randrange(2, 40)).position
+    assert isinstance(position, KaskadePosition)
     if position.is_over:
         return
     plies = list(position.legal_plies())
@@ -248,7 +250,7 @@ def test_kaskade_judge_tells_the_wave_the_board_shows(rng):
         assert verdict.wave == j and verdict.waves == len(states) - 1
         if j == len(states) - 1:
             assert verdict.kind is VerdictKind.COMPLETE
-            assert verdict.move.position == move.position
+            assert verdict.move is not None and verdict.move.position == move.position
         else:
             assert verdict.kind is VerdictKind.PENDING
             nxt = states[j + 1]

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import Cascaded, Wave
-from referee.cascade import FILL_ABOVE, cascade_rules
+from referee.cascade import FILL_ABOVE, CascadePosition, cascade_rules
 from referee.cascades import FREE_DROP, CascadesPosition, unconnected
 from referee.kaskade import KaskadePosition, KaskadeRules, kaskade_rules, settle
 from referee.symbols import BLACK, EMPTY_CODE, RED, WHITE, mix
@@ -34,7 +34,7 @@ def naive_plain(board: bytearray, parents: tuple[tuple[int, ...], ...], rng: ran
 
 def naive_rounds(board: bytearray, parents, children, rng: random.Random) -> list[list[int]]:
     """Fill-above rounds by scanning the whole board, visiting cells in a random order."""
-    rounds = []
+    rounds: list[list[int]] = []
     while True:
         snapshot = bytes(board)
         order = list(range(len(board)))
@@ -100,7 +100,9 @@ def test_a_triangle_of_3k_plus_1_ends_in_the_corners_mix(k, data):
     order = data.draw(st.permutations(range(width)))
     position = rules.start()
     for j in order:
-        position = position.drop(top[j], colours[j]).position
+        after = position.drop(top[j], colours[j]).position
+        assert isinstance(after, CascadePosition)
+        position = after
     bottom = top[0]
     for _ in range(width - 1):
         bottom = max(g.children_ix[bottom])  # down and to the right: the triangle's last cell
