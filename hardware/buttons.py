@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable
 from enum import Enum
 from types import TracebackType
-from typing import Any, TextIO
+from typing import Any, Self, TextIO
 
 from hardware.errors import ButtonError, DeviceClosedError
 
@@ -124,7 +124,7 @@ class Buttons:
     def _close(self) -> None:
         """Drivers release their devices here."""
 
-    def __enter__(self) -> Buttons:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(

@@ -16,6 +16,7 @@ level check of the tests. gpiozero is imported only when attaching.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -37,6 +38,24 @@ class ShiftChain(Protocol):
 
     def latch(self) -> None:
         """The load/latch line rose: every chip acts on its shift register."""
+
+
+class LatchCounter:
+    """Counts latch edges and lets a reader wait for the next ones (no polling)."""
+
+    def __init__(self) -> None:
+        self.latches = 0
+        self._latched = threading.Condition()
+
+    def _count_latch(self) -> None:
+        with self._latched:
+            self.latches += 1
+            self._latched.notify_all()
+
+    def wait_latches(self, count: int, timeout_s: float = 5.0) -> bool:
+        """Wait until the chain has latched ``count`` times in all; False on timeout."""
+        with self._latched:
+            return self._latched.wait_for(lambda: self.latches >= count, timeout_s)
 
 
 class Max7219:
@@ -84,13 +103,13 @@ class Max7219:
         return bool(self.digits[row] >> (7 - column) & 1)
 
 
-class Max7219Chain:
+class Max7219Chain(LatchCounter):
     """``count`` MAX7219s in a chain; chip 0 takes its data from the host."""
 
     def __init__(self, count: int) -> None:
+        super().__init__()
         self.chips = [Max7219() for _ in range(count)]
         self._shift = [0] * count
-        self.latches = 0
 
     def clock_in(self, bit: int) -> None:
         """Shift one bit in; the bit leaving each chip's D15 enters the next chip."""
@@ -102,9 +121,9 @@ class Max7219Chain:
 
     def latch(self) -> None:
         """LOAD rose: every chip executes the word in its shift register."""
-        self.latches += 1
         for chip, word in zip(self.chips, self._shift, strict=True):
             chip.execute(word)
+        self._count_latch()
 
     def lit_leds(self) -> frozenset[int]:
         """LED indices on now: chip * 64 + digit row * 8 + column."""
@@ -117,7 +136,7 @@ class Max7219Chain:
         )
 
 
-class Hc595Chain:
+class Hc595Chain(LatchCounter):
     """``count`` 74HC595s in a chain; chip 0's SER is the host's data line.
 
     ``outputs(q)`` is the level of output ``q`` of the chain: chip ``q // 8``,
@@ -125,9 +144,9 @@ class Hc595Chain:
     """
 
     def __init__(self, count: int) -> None:
+        super().__init__()
         self._shift = [0] * count
         self._storage = [0] * count
-        self.latches = 0
 
     @property
     def count(self) -> int:
@@ -144,8 +163,8 @@ class Hc595Chain:
 
     def latch(self) -> None:
         """RCLK rose: the storage registers (the outputs) take the shift registers."""
-        self.latches += 1
         self._storage = list(self._shift)
+        self._count_latch()
 
     def output(self, q: int) -> bool:
         """The level of output ``q`` of the chain."""

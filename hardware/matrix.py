@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 from abc import ABC, abstractmethod
 from types import TracebackType
+from typing import Self
 
 from hardware.blink import CYCLE_TICKS, TICK_S
 from hardware.errors import DeviceClosedError
@@ -85,7 +86,7 @@ class LedMatrix(ABC):
                 self._closed = True
                 self._close()
 
-    def __enter__(self) -> LedMatrix:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(

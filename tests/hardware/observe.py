@@ -44,7 +44,7 @@ def pattern_of(sequence: list[bool]) -> Pattern:
     raise AssertionError(f"no pattern blinks as {sequence}")
 
 
-def max7219_observer(matrix) -> Observer:  # type: ignore[no-untyped-def]
+def max7219_observer(matrix) -> Observer:
     """Step a MAX7219 matrix through a cycle and decode each LED's blink code from the chips."""
 
     def observe() -> CellFrame:
@@ -65,7 +65,7 @@ def max7219_observer(matrix) -> Observer:  # type: ignore[no-untyped-def]
     return observe
 
 
-def hc595_observer(matrix) -> Observer:  # type: ignore[no-untyped-def]
+def hc595_observer(matrix) -> Observer:
     """Step a 74HC595 matrix through a cycle and decode each RGB LED from the chain's outputs."""
 
     def observe() -> CellFrame:
@@ -78,7 +78,7 @@ def hc595_observer(matrix) -> Observer:  # type: ignore[no-untyped-def]
                 outputs = tuple(not o for o in outputs)
             for led in range(matrix.chip_count * 8 // 3):
                 rgb = tuple(255 * outputs[3 * led + matrix.channel_of[c]] for c in channels)
-                samples.setdefault(led, []).append(rgb)  # type: ignore[arg-type]
+                samples.setdefault(led, []).append(rgb)
         lights = {}
         for led, seq in samples.items():
             on = [rgb != (0, 0, 0) for rgb in seq]
@@ -91,7 +91,7 @@ def hc595_observer(matrix) -> Observer:  # type: ignore[no-untyped-def]
     return observe
 
 
-def console_observer(matrix, stream: io.StringIO) -> Observer:  # type: ignore[no-untyped-def]
+def console_observer(matrix, stream: io.StringIO) -> Observer:
     """Read the last drawing written by a console matrix."""
 
     def observe() -> CellFrame:
@@ -103,7 +103,7 @@ def console_observer(matrix, stream: io.StringIO) -> Observer:  # type: ignore[n
     return observe
 
 
-def emu_observer(matrix) -> Observer:  # type: ignore[no-untyped-def]
+def emu_observer(matrix) -> Observer:
     """Decode the frame in effect on the emulated controller (palette index and blink mode per LED)."""
     from firmware_bridge import Blink
 
@@ -122,7 +122,7 @@ def emu_observer(matrix) -> Observer:  # type: ignore[no-untyped-def]
     return observe
 
 
-def sim_observer(matrix) -> Observer:  # type: ignore[no-untyped-def]
+def sim_observer(matrix) -> Observer:
     """Wait until the firmware's LEDs (decoded from its WS2812 waveform) agree with what was shown.
 
     Steady cells must show their colour, blinking cells their colour or dark,
