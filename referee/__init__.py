@@ -15,6 +15,24 @@ Typical use::
     game.position.diagram()             # RULES.md diagram
     verdict = judge(game.position, observed_symbols)
 
+Decisions of RULES.md, and the referee's own where RULES.md leaves a point open:
+
+- Cascade: the first player owns white unless ``first="black"``; fill-above
+  runs in rounds, the parents' colour winning (see :mod:`referee.cascade`).
+- Cascades: a1 white, white first; in the hexagon variant the row that
+  scores is the lowest row holding a stone; in free-drop, unconnected stones
+  are removed after the whole turn (see :mod:`referee.cascades`).
+- Kaskade: overflows in waves, the win checked after each wave
+  (see :mod:`referee.kaskade`).
+- Records: a Cascade ply without a cascade string lists nothing (only the
+  drop is checked); ``Result`` is ``1-0`` (white wins), ``0-1``, ``1/2-1/2``
+  or ``*``; a ``Board`` header names other boards (``hex-diamond:8``).
+
+For the live game: ``judge(position, observed)`` gives a :class:`Verdict`
+(kind, drop, pending cells and what each needs, errors and what each needs,
+unreadable cells, Kaskade wave, a plain-words message); ``game.earlier(
+observed)`` says whether the board shows an earlier position (offer undo).
+
 Positions are immutable; ``position.play(ply)`` returns a :class:`Move` with
 the new position and the ordered events (``Placed``, ``Cascaded`` in canonical
 order, ``Removed``, Kaskade ``Wave``). Symbols: ``o`` white, ``x`` black,

@@ -25,7 +25,15 @@ __all__ = ["Fix", "Problem", "Verdict", "VerdictKind", "judge"]
 
 
 def judge(expected: Position, observed: Sequence[str]) -> Verdict:
-    """Compare an observed board with the expected position and say what it shows."""
+    """Compare an observed board with the expected position and say what it shows.
+
+    ``observed`` is one token per cell in canonical order, or a diagram of
+    the game as text.
+    """
+    if isinstance(observed, str):
+        from referee.diagrams import read_diagram
+
+        observed = read_diagram(observed, expected.rules.game).symbols
     obs = tuple(t.strip() for t in observed)
     if len(obs) != len(expected.geometry):
         raise DiagramError(
