@@ -10,6 +10,22 @@ The one entry point is :func:`open_device`::
         link.show(LedFrame.from_lists([2] * 64, [Blink.SLOW] * 64))   # returns once the LEDs show it
         link.device.colours()                       # emulators only: what the LEDs show now
 
+A :class:`Link` (from :mod:`firmware_bridge.link`) has ``info`` (the
+device's :class:`DeviceInfo`), ``show(frame, timeout_s)``,
+``set_brightness(level)``, ``set_blink(slow_period_ms, fast_period_ms)``,
+``close()``, ``stats`` (sent, resent, handshakes, reconnects, frames the
+device dropped) and ``device_disconnected`` (the device reported that it shows
+the disconnected pattern). Requests block until acknowledged, resend on
+timeout, and survive a device reset or replug (the link shakes hands again and
+restores brightness, blink periods and frame by itself).
+
+``link.device`` is the emulator behind ``emu:`` and ``sim:`` (``None`` for real
+hardware): ``colours()`` what each LED shows now, ``wait_for(predicate,
+timeout_s)`` and ``wait_for_colours(colours)`` to wait for a sight, ``history``
+of (time, colours) changes, ``reset()``; ``emu:`` also has ``colours_at(t)``,
+``unplug()`` and ``replug()``; ``sim:`` has ``timing_errors`` (LED updates the
+harness rejected for WS2812 timing) and ``sim_time_s``.
+
 The protocol itself (:mod:`firmware_bridge.protocol`) is pure bytes in, bytes
 out; only :mod:`firmware_bridge.link` imports pyserial. PROTOCOL.md beside
 this file is the reference for the bytes on the wire; README.md is for users
@@ -81,7 +97,7 @@ def __getattr__(name: str) -> Any:
 
 LINK_OPTIONS = ("baudrate", "handshake_timeout_s", "resend_s", "heartbeat_s")
 EMU_OPTIONS = ("leds", "palette", "corrupt_rate", "seed")
-SIM_OPTIONS = ("leds", "build_dir", "corrupt_rate", "seed")
+SIM_OPTIONS = ("leds", "build_dir")
 
 
 def open_device(spec: str, **options: Any) -> Link:

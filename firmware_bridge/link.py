@@ -205,6 +205,8 @@ class Link:
         """Send until acknowledged; False if the session broke meanwhile (reset, replug)."""
         session = self._session
         while True:
+            if self._closed:
+                raise LinkError(f"the link to {self.url} was closed")
             with self._cond:
                 self._answers.pop(message.sequence, None)
             if self._send(message):
@@ -241,6 +243,8 @@ class Link:
             start_bytes = self._bytes_in
             start_dropped = self._decoder.dropped
         while True:
+            if self._closed:
+                raise LinkError(f"the link to {self.url} was closed")
             epoch = self._port_epoch
             sequence = self._next_sequence()
             with self._cond:
