@@ -17,13 +17,15 @@ from hardware.matrix import LedMatrix, NullMatrix
 from referee.geometry import Geometry, parse_geometry
 
 LED_FORMS = "serial:URL, emu:, sim:, gpio:max7219?..., gpio:hc595?..., console: or none:"
+BUTTON_FORMS = "gpio:end_turn=5&pass=6&confirm=13&undo=19, keyboard:, web: or none:"
 
 
 def split_spec(spec: str, what: str = "LEDs") -> tuple[str, str, dict[str, str]]:
     """(kind, rest, options) of ``kind:rest?a=1&b=2``."""
     kind, sep, rest = spec.strip().partition(":")
     if not sep:
-        raise LedSpecError(f"'{spec}' is not a {what} spec: write one of {LED_FORMS}")
+        forms = LED_FORMS if what == "LEDs" else BUTTON_FORMS
+        raise LedSpecError(f"'{spec}' is not a spec for {what}: write one of {forms}")
     body, _, query = rest.partition("?")
     try:
         options = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
