@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from itertools import combinations, permutations
 from typing import Any
 
 from referee.cascade import CascadePosition
 from referee.cascades import CascadesPosition
 from referee.errors import DiagramError, IllegalMoveError
+from referee.geometry import Cell
 from referee.kaskade import KaskadePosition, cell_token
 from referee.rules import Cascaded, Move, Ply, Position, Removed
 from referee.symbols import CODE_OF, COLOURS, EMPTY, SYMBOL_OF, UNKNOWN, colour_name
@@ -237,9 +239,18 @@ def _judge_cascades(expected: CascadesPosition, obs: tuple[str, ...]) -> Verdict
     own = [i for i in new if obs[i] == mover]
     errors += [Fix(cells[i], EMPTY, obs[i], Problem.ILLEGAL) for i in new if obs[i] != mover]
     limit = 1 if expected.plies == 0 else 2
-    if len(own) > limit:
-        errors += [Fix(cells[i], EMPTY, obs[i], Problem.TOO_MANY) for i in own[limit:]]
-        own = own[:limit]
+    if len(own) > limit:  # every stone is named: any may be the one to take back
+        keep = next(
+            (
+                list(c)
+                for c in combinations(own, limit)
+                if any(_legal(expected, Ply(tuple(cells[i] for i in order))) for order in permutations(c))
+            ),
+            own[:limit],
+        )
+        errors += [Fix(cells[i], EMPTY, obs[i], Problem.TOO_MANY) for i in own if i not in keep]
+        errors += [Fix(cells[i], obs[i], obs[i], Problem.TOO_MANY) for i in keep]
+        own = keep
     move = None
     reason = ""
     orders = [own] if len(own) < 2 else [own, own[::-1]]
@@ -253,7 +264,9 @@ def _judge_cascades(expected: CascadesPosition, obs: tuple[str, ...]) -> Verdict
         move = expected.apply(ply)
         break
     if move is None and own:
-        errors += [Fix(cells[i], EMPTY, obs[i], Problem.ILLEGAL) for i in own[-1:]]
+        alone = [i for i in own if _legal(expected, Ply((cells[i],)))]
+        blamed = [i for i in own if i not in alone] or own
+        errors += [Fix(cells[i], EMPTY, obs[i], Problem.ILLEGAL) for i in blamed]
     errors.sort(key=lambda f: expected.geometry.index(f.cell))
     stones = tuple(cells[i] for i in own)
     common = Verdict(
@@ -291,6 +304,14 @@ def _judge_cascades(expected: CascadesPosition, obs: tuple[str, ...]) -> Verdict
     return _with(common, VerdictKind.COMPLETE, f"ply complete: {move.ply}", more_allowed=more)
 
 
+def _legal(position: Position, ply: Ply) -> bool:
+    try:
+        position.check(ply)
+    except IllegalMoveError:
+        return False
+    return True
+
+
 # -- Kaskade -----------------------------------------------------------------------------------------
 
 
@@ -311,6 +332,7 @@ def _judge_kaskade(expected: KaskadePosition, obs: tuple[str, ...]) -> Verdict:
     if all(t in (e, UNKNOWN) for e, t in zip(exp, obs, strict=True)):
         return _quiet(expected, [], unknown)
     best: tuple[tuple[int, int, int], Move, int, list[int], list[int]] | None = None
+    best_of_ball: dict[Cell, tuple[tuple[int, int], list[int]]] = {}
     for ply in expected.legal_plies():
         move = expected.apply(ply)
         states = _states(expected, move)
@@ -332,6 +354,9 @@ def _judge_kaskade(expected: KaskadePosition, obs: tuple[str, ...]) -> Verdict:
             if not todo and j + 1 < len(states):
                 continue  # the board shows state j + 1 at least as well
             key = (len(wrong), len(todo), -j)
+            cell = ply.cells[0]
+            if cell not in best_of_ball or key[:2] < best_of_ball[cell][0]:
+                best_of_ball[cell] = (key[:2], wrong)
             if best is None or key < best[0]:
                 best = (key, move, j, wrong, todo)
     assert best is not None
@@ -352,7 +377,15 @@ def _judge_kaskade(expected: KaskadePosition, obs: tuple[str, ...]) -> Verdict:
         wave=j,
         waves=total,
     )
-    errors = tuple(Fix(cells[i], target[i], obs[i], _kaskade_problem(obs[i], target[i])) for i in wrong)
+    fixes = [Fix(cells[i], target[i], obs[i], _kaskade_problem(obs[i], target[i])) for i in wrong]
+    rivals = [w for c, (key, w) in best_of_ball.items() if c != ball and key == best[0][:2]]
+    if fixes and rivals:  # another ball explains the board as well: its suspect cells are named too
+        named = {f.cell for f in fixes}
+        for i in sorted({g.index(ball), *(i for w in rivals for i in w)}):
+            if cells[i] not in named:
+                fixes.append(Fix(cells[i], obs[i], obs[i], Problem.TWO_DROPS))
+        fixes.sort(key=lambda f: g.index(f.cell))
+    errors = tuple(fixes)
     pending = tuple(Fix(cells[i], target[i], obs[i], Problem.TO_FILL) for i in todo)
     said = f"{colour_name(mover)} added a ball on {ball.name}"
     step = "the ball placed" if j == 0 else f"wave {j} of {total} done"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import Cascaded, VerdictKind, judge, new_game
+from referee import Cascaded, Removed, VerdictKind, judge, new_game
 from referee.cascade import FILL_ABOVE
 from referee.diagrams import position_from
 from referee.game import make_rules
@@ -13,7 +13,7 @@ from referee.judge import Problem
 from referee.kaskade import KaskadePosition
 from referee.symbols import EMPTY, EMPTY_CODE, UNKNOWN
 
-from .helpers import random_cascade_position, random_game
+from .helpers import CASCADES_SETUPS, random_cascade_position, random_game
 
 RANDOMS = st.randoms(use_true_random=False)
 SYMBOLS = ("o", "x", "=", ".")
@@ -271,3 +271,66 @@ def test_kaskade_partial_wave_and_wrong_count():
     assert [(f.cell.name, f.needs, f.problem) for f in wrong.errors] == [("b1", "o1", Problem.WRONG_COUNT)]
     waiting = judge(p, [".", "o1", ".", "o1", ".", ".", ".", ".", UNKNOWN])
     assert waiting.kind is VerdictKind.WAITING and "c3 unreadable" in waiting.message
+
+
+@settings(max_examples=60, deadline=None, derandomize=True)
+@given(RANDOMS, st.sampled_from(CASCADES_SETUPS))
+def test_cascades_judge_finds_each_turn_and_names_each_corruption(rng, setup):
+    game = random_game(rng, *setup, max_plies=rng.randrange(1, 30))
+    position = game.position
+    if position.is_over:
+        return
+    plies = [p for p in position.legal_plies() if not p.passes]
+    if not plies:
+        return
+    move = position.play(rng.choice(plies))
+    result = move.position.symbols()
+    g = position.geometry
+    placed = tuple(move.ply.cells)
+    shown = list(result)
+    for e in move.events:  # the stones the rules take off are still on the board
+        if isinstance(e, Removed):
+            shown[g.index(e.cell)] = e.symbol
+    verdict = judge(position, shown)
+    assert set(verdict.stones) == set(placed)  # the board does not show which stone came first
+    assert verdict.move is not None and verdict.move.position == move.position
+    removed = {e.cell for e in move.events if isinstance(e, Removed)}
+    assert {f.cell for f in verdict.pending} == removed
+    assert verdict.kind is (VerdictKind.PENDING if removed else VerdictKind.COMPLETE)
+    for i in range(len(g)):
+        if g.cells[i] in placed or g.cells[i] in removed:
+            continue
+        for symbol in ("o", "x", "."):
+            if symbol == shown[i]:
+                continue
+            obs = list(shown)
+            obs[i] = symbol
+            corrupted = judge(position, obs)
+            if corrupted.kind is VerdictKind.ERROR:
+                assert g.cells[i] in {f.cell for f in corrupted.errors}
+            else:  # another legal turn (an extra stone can be the turn's second stone)
+                assert corrupted.move is not None
+                assert set(corrupted.stones) >= set(placed)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(RANDOMS)
+def test_kaskade_corruptions_of_a_result_are_named(rng):
+    position = random_game(rng, "kaskade", "grid:4x3", None, max_plies=rng.randrange(2, 30)).position
+    if position.is_over:
+        return
+    move = position.play(rng.choice(list(position.legal_plies())))
+    result = move.position.symbols()
+    g = position.geometry
+    for i in range(len(g)):
+        for token in (".", "o1", "x1", "o2", "x2"):
+            if token == result[i]:
+                continue
+            obs = list(result)
+            obs[i] = token
+            verdict = judge(position, obs)
+            if verdict.kind is VerdictKind.ERROR:
+                assert g.cells[i] in {f.cell for f in verdict.errors}
+            else:  # the board is exactly another ball's (partial) chain
+                assert verdict.kind in (VerdictKind.PENDING, VerdictKind.COMPLETE, VerdictKind.NOTHING)
+                assert not verdict.errors
