@@ -26,6 +26,8 @@ from vision.locate import MarkerLocator
 from vision.synth import Renderer, make_scene, preset
 
 MAX_BALLS_DRAWN = 3
+CLEAR_SCHEMES = ("green-cream", "wood", "blue", "grey", "maple-ebony")
+"""Board styles for the table: the clearly contrasting ones (the vision tests cover the pale board)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -58,12 +60,14 @@ class ScriptedTable:
         size: tuple[int, int] = (960, 540),
         hand_frames: int = 2,
         still_frames: int = 4,
+        schemes: tuple[str, ...] = CLEAR_SCHEMES,
     ) -> None:
         self.geometry = geometry
         self.seed = seed
         self.hand_frames = hand_frames
         self.still_frames = still_frames
-        self.renderer = Renderer(make_scene(geometry, seed, preset(conditions), size))
+        scene_conditions = preset(conditions).with_(board_schemes=schemes)
+        self.renderer = Renderer(make_scene(geometry, seed, scene_conditions, size))
         self._frame_seed = 1000
 
     def render(self, tokens: Sequence[str], hand_at: int | None = None) -> np.ndarray:

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
-from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from companion.errors import CompanionError, SetupError
 from companion.snapshot import Snapshot
@@ -184,10 +184,17 @@ class Server:
         self._thread.join(timeout=5.0)
 
 
+class QuietRequestHandler(WSGIRequestHandler):
+    """Werkzeug's handler without a log line per request (a page with 200 viewers would flood the terminal)."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        """Requests are not logged."""
+
+
 def serve(app: Flask, host: str = "127.0.0.1", port: int = 0) -> Server:
     """Serve an app on a background thread (threaded: one thread per connection)."""
     try:
-        server = make_server(host, port, app, threaded=True)
+        server = make_server(host, port, app, threaded=True, request_handler=QuietRequestHandler)
     except OSError as error:
         raise SetupError(f"cannot serve the page on {host}:{port} ({error}); choose another --port") from error
     server.daemon_threads = True  # type: ignore[attr-defined]

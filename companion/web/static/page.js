@@ -2,7 +2,8 @@
 "use strict";
 const COLOURS = { o: "s-o", x: "s-x", "=": "s-r" };
 const NAMES = { o: "white", x: "black", "=": "red", ".": "empty" };
-const LED_COLOURS = { o: "#ffffff", x: "#3060ff", "=": "#ff2020" };
+// How the LED mirror shows each light: stone colours, then last move (+), winner (*), remove (-).
+const LED_COLOURS = { o: "#ffffff", x: "#3060ff", "=": "#ff2020", "+": "#20d040", "*": "#ffd700", "-": "#ff00ff" };
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
 const boardSpec = document.getElementById("board").dataset.spec;
@@ -45,7 +46,8 @@ function apply(state) {
     ? "To place: " + state.pending.map((m) => `${NAMES[m.need] || m.need} on ${m.cell}`).join(", ") : "";
   document.querySelectorAll("#leds circle").forEach((c, i) => {
     const led = state.leds[i] || "";
-    c.style.fill = led ? (LED_COLOURS[led] || led) : "";
+    c.style.fill = led ? (LED_COLOURS[led[0]] || "#888") : "";
+    c.setAttribute("class", led.endsWith("!!") ? "fast" : led.endsWith("!") ? "blink" : "");
   });
   const confirm = document.getElementById("confirm-undo");
   if (confirm) confirm.hidden = !state.undo_offer;

@@ -1,0 +1,77 @@
+"""``cascade run``: watch a real board, referee the game, light the LEDs, serve the page, log every ply.
+
+Resumes the open game in the store when it is the same game on the same
+board (after a crash or a power cut nothing is lost); otherwise starts one.
+The page binds to 127.0.0.1 unless ``--host`` says otherwise; actions on it
+need the token printed at start. Each accepted ply is printed as it is
+committed. Stops on Ctrl-C or SIGTERM, or when the camera's frames end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+GAMES = ("cascade", "cascades", "kaskade")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add ``run``."""
+    parser = sub.add_parser(
+        "run", help="referee a game on a real board (camera, LEDs, buttons, page)", description=__doc__
+    )
+    parser.add_argument(
+        "--camera",
+        required=True,
+        help="camera spec: 0, /dev/video0, file:..., dir:..., http://..., synth:, table:?seed=N",
+    )
+    parser.add_argument(
+        "--leds", default="none:", help="LED spec: serial:PORT, emu:, sim:, gpio:..., console:, none: (default)"
+    )
+    parser.add_argument("--buttons", default="none:", help="buttons spec: gpio:..., keyboard:, web:, none: (default)")
+    parser.add_argument("--profile", help="calibration profile file (a table: camera calibrates itself without one)")
+    parser.add_argument("--game", choices=GAMES, default="cascade", help="which game (default cascade)")
+    parser.add_argument("--board", help="board geometry (default: the profile's board, else the game's standard one)")
+    parser.add_argument("--variant", help="rule variant (fill-above; territory, hexagon, free-drop)")
+    parser.add_argument(
+        "--first", choices=("white", "black"), default="white", help="Cascade: the colour the first player owns"
+    )
+    parser.add_argument("--store", help="game store file (default: $CASCADE_STORE or ~/.local/share/cascade)")
+    parser.add_argument("--port", type=int, default=8000, help="port of the page (default 8000; 0: any free port)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve the page on (default 127.0.0.1)")
+    parser.add_argument(
+        "--fps", type=float, default=None, help="frames per second to take from the camera (default: as they come)"
+    )
+    parser.add_argument("--jpeg", action="store_true", help="keep a JPEG of the board with every accepted ply")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run until stopped."""
+    from companion.running import start_run
+
+    session = start_run(args)
+    urls = session.urls
+    live = session.live
+    state = "resuming" if live.moves else "starting"
+    print(
+        f"cascade run: {state} game {live.game_id} ({live.position.rules.game} on {live.position.rules.spec}), "
+        f"{len(live.moves)} plies so far",
+        flush=True,
+    )
+    print(f"  page:          {urls.page}", flush=True)
+    print(f"  with controls: {urls.control}", flush=True)
+    print(f"  action token:  {urls.token}", flush=True)
+    try:
+        reason = session.wait()
+    finally:
+        session.close()
+    if session.worker_error is not None:
+        raise session.worker_error
+    print(
+        f"cascade run: stopped ({reason}); game {live.game_id} has {len(live.moves)} plies, "
+        f"result {live.position.result}",
+        file=sys.stderr,
+        flush=True,
+    )
+    return 0
