@@ -41,6 +41,7 @@ class CascadesTables:
     """Index tables of a trapezoid or hexagon board."""
 
     parents: tuple[tuple[int, ...], ...]
+    children: tuple[tuple[int, ...], ...]
     onward: tuple[tuple[int, ...], ...]  # per cell: cells below it and beside it (free-drop paths)
     top: tuple[int, ...]
     trapezoid_bottom: tuple[int, ...]  # row R
@@ -57,6 +58,7 @@ def cascades_tables(geometry: Geometry, rows: int) -> CascadesTables:
     locked = frozenset(i for i, c in enumerate(geometry.cells) if c.row > rows)
     return CascadesTables(
         parents=geometry.parents_ix,
+        children=geometry.children_ix,
         onward=tuple(onward),
         top=geometry.row_cells[0],
         trapezoid_bottom=geometry.row_cells[rows - 1],
@@ -131,14 +133,26 @@ class CascadesPosition(Position):
     def placements(self, code: int, board: bytes | bytearray | None = None) -> list[int]:
         """Indices of the cells where colour ``code`` may place a stone."""
         b = self.board if board is None else board
-        return [i for i in range(len(b)) if self._supported(b, i, code)]
+        t = self.rules.tables
+        if self.rules.variant == FREE_DROP:
+            cells = [i for i, v in enumerate(b) if v == EMPTY_CODE]
+        else:
+            children = t.children
+            cells = sorted({c for i, v in enumerate(b) if v == code for c in children[i] if b[c] == EMPTY_CODE})
+        if t.locked and EMPTY_CODE in bytes(b[i] for i in t.trapezoid_bottom):
+            cells = [c for c in cells if c not in t.locked]
+        return cells
+
+    def has_placement(self, code: int) -> bool:
+        """True when colour ``code`` has somewhere to place a stone."""
+        return bool(self.placements(code))
 
     @property
     def is_over(self) -> bool:
         """Two passes in succession, no placement for either player, or a resignation."""
         if self.resigned is not None or self.passes >= 2:
             return True
-        return not self.placements(0) and not self.placements(1)
+        return not self.has_placement(self.to_move) and not self.has_placement(1 - self.to_move)
 
     @property
     def scoring_cells(self) -> tuple[int, ...]:
