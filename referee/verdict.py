@@ -122,6 +122,36 @@ class Verdict:
         out.update({f.cell: f.needs for f in self.errors})
         return out
 
+    def as_dict(self) -> dict[str, object]:
+        """A JSON-ready summary for the page and the log (cells by name)."""
+
+        def fixes(items: tuple[Fix, ...]) -> list[dict[str, str]]:
+            return [
+                {
+                    "cell": f.cell.name,
+                    "needs": f.needs,
+                    "shows": f.shows,
+                    "problem": f.problem.value,
+                    "text": f.describe(),
+                }
+                for f in items
+            ]
+
+        return {
+            "kind": self.kind.value,
+            "message": self.message,
+            "drop": self.drop.name if self.drop else None,
+            "drop_symbol": self.drop_symbol,
+            "stones": [c.name for c in self.stones],
+            "ply": str(self.ply) if self.ply else None,
+            "pending": fixes(self.pending),
+            "errors": fixes(self.errors),
+            "unreadable": [c.name for c in self.unreadable],
+            "wave": self.wave,
+            "waves": self.waves,
+            "more_allowed": self.more_allowed,
+        }
+
     def describe(self) -> str:
         """The message and every cell in plain words, one line each."""
         lines = [self.message]

@@ -132,6 +132,11 @@ def test_pending_cells_with_their_colours_and_completion():
     assert verdict.drop is not None and verdict.drop.name == "h5" and verdict.drop_symbol == "x"
     assert [(f.cell.name, f.needs) for f in verdict.pending] == [("f7", "o"), ("e8", "x")]
     assert verdict.lights() == {verdict.pending[0].cell: "o", verdict.pending[1].cell: "x"}
+    summary = verdict.as_dict()
+    assert summary["kind"] == "pending" and summary["drop"] == "h5"
+    pending = summary["pending"]
+    assert isinstance(pending, list)
+    assert [(f["cell"], f["needs"]) for f in pending] == [("f7", "o"), ("e8", "x")]
     done = judge(p, observe(p, h5="x", g6="x", f7="o", e8="x"))
     assert done.kind is VerdictKind.COMPLETE and done.message == "ply complete: x h5 xox"
 
@@ -276,7 +281,8 @@ def test_kaskade_partial_wave_and_wrong_count():
 @settings(max_examples=60, deadline=None, derandomize=True)
 @given(RANDOMS, st.sampled_from(CASCADES_SETUPS))
 def test_cascades_judge_finds_each_turn_and_names_each_corruption(rng, setup):
-    game = random_game(rng, *setup, max_plies=rng.randrange(1, 30))
+    name, spec, variant = setup
+    game = random_game(rng, name, spec, variant, max_plies=rng.randrange(1, 30))
     position = game.position
     if position.is_over:
         return
