@@ -97,11 +97,15 @@ class Session:
                 signal.signal(sig, handler)
         return reason[0]
 
-    def close(self) -> None:
-        """Stop the camera loop, the page and the LEDs, and close the store."""
+    def stop_workers(self) -> None:
+        """Stop the camera loop (the page keeps serving the last snapshot)."""
         self.stop_event.set()
         for thread in self._workers:
             thread.join(timeout=10.0)
+
+    def close(self) -> None:
+        """Stop the camera loop, the page and the LEDs, and close the store."""
+        self.stop_workers()
         self.live.close()
         self.server.stop()
         for closer in self.extra_closers:
