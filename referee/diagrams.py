@@ -24,7 +24,7 @@ from referee.rules import Position, Rules
 from referee.symbols import CODE_OF, EMPTY, EMPTY_CODE, SYMBOLS, UNKNOWN
 
 CELL_SYMBOLS = frozenset((*SYMBOLS, UNKNOWN))
-_KASKADE_TOKEN = re.compile(r"\.|\?|[ox][1-9][0-9]?")
+_KASKADE_TOKEN = re.compile(r"\.|\?|[ox]\?|[ox][1-9][0-9]?")
 
 
 @dataclass(frozen=True)
@@ -144,7 +144,9 @@ def _read_kaskade(lines: list[str]) -> Diagram:
             raise DiagramError(f"line {r} has {len(row)} cells, the first line {width}: every row has W cells")
         for token in row:
             if not _KASKADE_TOKEN.fullmatch(token):
-                raise DiagramError(f"line {r}: '{token}' is not a Kaskade cell; write ., ?, or o/x and a count (o2)")
+                raise DiagramError(
+                    f"line {r}: '{token}' is not a Kaskade cell: write ., ?, o2, x1 or o? (count unreadable)"
+                )
     try:
         geometry = parse_geometry(f"grid:{width}x{len(rows)}")
     except GeometryError as error:
@@ -171,7 +173,7 @@ def position_from(rules: Rules, symbols: Sequence[str], to_move: int = 0, plies:
     g = rules.geometry
     if len(symbols) != len(g):
         raise DiagramError(f"{len(symbols)} symbols for the {len(g)} cells of {g.spec}")
-    if UNKNOWN in symbols:
+    if any(t.endswith(UNKNOWN) for t in symbols):
         raise DiagramError("a position cannot hold unreadable cells (?)")
     if isinstance(rules, KaskadeRules):
         owners = bytes(CODE_OF[t[0]] for t in symbols)

@@ -327,9 +327,10 @@ def _judge_kaskade(expected: KaskadePosition, obs: tuple[str, ...]) -> Verdict:
     g = expected.geometry
     cells = g.cells
     exp = expected.symbols()
-    unknown = [i for i, t in enumerate(obs) if t == UNKNOWN]
+    unknown = [i for i, t in enumerate(obs) if t.endswith(UNKNOWN)]
+    unsure = set(unknown)
     unread = tuple(cells[i] for i in unknown)
-    if all(t in (e, UNKNOWN) for e, t in zip(exp, obs, strict=True)):
+    if all(_fits(t, e) for e, t in zip(exp, obs, strict=True)):
         return _quiet(expected, [], unknown)
     best: tuple[tuple[int, int, int], Move, int, list[int], list[int]] | None = None
     best_of_ball: dict[Cell, tuple[tuple[int, int], list[int]]] = {}
@@ -341,13 +342,11 @@ def _judge_kaskade(expected: KaskadePosition, obs: tuple[str, ...]) -> Verdict:
             wrong = []
             todo = []
             for i, t in enumerate(obs):
-                if t == UNKNOWN:
-                    if state[i] != nxt[i]:
-                        todo.append(i)
+                at_next = _fits(t, nxt[i])
+                at_state = _fits(t, state[i])
+                if at_next and not (i in unsure and at_state and state[i] != nxt[i]):
                     continue
-                if t == nxt[i]:
-                    continue
-                if t == state[i]:
+                if at_state:
                     todo.append(i)
                 else:
                     wrong.append(i)
@@ -408,6 +407,13 @@ def _judge_kaskade(expected: KaskadePosition, obs: tuple[str, ...]) -> Verdict:
     return _with(
         common, VerdictKind.COMPLETE, f"ply complete: {ball.name}, {total} wave{'s' if total != 1 else ''}{end}"
     )
+
+
+def _fits(token: str, want: str) -> bool:
+    """An observed Kaskade token agrees with the wanted one (``?`` anything, ``o?`` any white count)."""
+    if token in (want, UNKNOWN):
+        return True
+    return len(token) == 2 and token[1] == UNKNOWN and want != EMPTY and want[0] == token[0]
 
 
 def _kaskade_problem(shows: str, needs: str) -> Problem:

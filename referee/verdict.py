@@ -47,6 +47,8 @@ def token_words(token: str) -> str:
         return "empty"
     if token == UNKNOWN:
         return "unreadable"
+    if len(token) > 1 and token[1:] == UNKNOWN:
+        return f"{colour_name(token[0])} balls (count unreadable)"
     if len(token) > 1:
         n = int(token[1:])
         return f"{n} {colour_name(token[0])} ball{'s' if n != 1 else ''}"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee import Cascaded, Removed, VerdictKind, judge, new_game
+from referee import Cascaded, Removed, VerdictKind, judge, new_game, read_diagram
 from referee.cascade import FILL_ABOVE
 from referee.diagrams import position_from
 from referee.game import make_rules
@@ -340,3 +340,17 @@ def test_kaskade_corruptions_of_a_result_are_named(rng):
             else:  # the board is exactly another ball's (partial) chain
                 assert verdict.kind in (VerdictKind.PENDING, VerdictKind.COMPLETE, VerdictKind.NOTHING)
                 assert not verdict.errors
+
+
+def test_kaskade_colour_known_count_unreadable():
+    rules = make_rules("kaskade", "grid:3x3")
+    p = position_from(rules, ["o1", ".", ".", ".", ".", ".", ".", ".", "x1"], to_move=0)
+    waiting = judge(p, [".", "o?", ".", "o1", ".", ".", ".", ".", "x1"])
+    assert waiting.kind is VerdictKind.WAITING and "b1 unreadable" in waiting.message
+    assert waiting.drop is not None and waiting.drop.name == "a1"
+    wrong = judge(p, [".", "x?", ".", "o1", ".", ".", ".", ".", "x1"])
+    assert wrong.kind is VerdictKind.ERROR
+    assert [(f.cell.name, f.needs, f.problem) for f in wrong.errors] == [("b1", "o1", Problem.WRONG_COLOUR)]
+    assert "count unreadable" in wrong.errors[0].describe()
+    diagram = read_diagram(". o? .\no1 . .\n. . x1\n", "kaskade")
+    assert diagram.symbols[1] == "o?"
