@@ -20,7 +20,7 @@ from referee.errors import DiagramError, IllegalMoveError
 from referee.geometry import Cell
 from referee.kaskade import KaskadePosition, cell_token
 from referee.rules import Cascaded, Move, Ply, Position, Removed
-from referee.symbols import CODE_OF, COLOURS, EMPTY, SYMBOL_OF, UNKNOWN, colour_name
+from referee.symbols import CODE_OF, COLOURS, EMPTY, UNKNOWN, colour_name
 from referee.verdict import Fix, Problem, Verdict, VerdictKind, token_words, unreadable_words
 
 __all__ = ["Fix", "Problem", "Verdict", "VerdictKind", "judge"]
@@ -424,6 +424,3 @@ def _kaskade_problem(shows: str, needs: str) -> Problem:
     if shows[0] != needs[0]:
         return Problem.WRONG_COLOUR
     return Problem.WRONG_COUNT
-
-
-_ = SYMBOL_OF
