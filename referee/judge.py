@@ -237,7 +237,12 @@ def _judge_cascades(expected: CascadesPosition, obs: tuple[str, ...]) -> Verdict
         return _quiet(expected, _changed_fixes(expected, exp, obs, changed, set()), unknown)
     errors = _changed_fixes(expected, exp, obs, changed, set())
     own = [i for i in new if obs[i] == mover]
-    errors += [Fix(cells[i], EMPTY, obs[i], Problem.ILLEGAL) for i in new if obs[i] != mover]
+    others = [i for i in new if obs[i] != mover]
+    if own and others and not errors:
+        ended = _ended_by_opponent(expected, obs, own, others)
+        if ended is not None:
+            return ended
+    errors += [Fix(cells[i], EMPTY, obs[i], Problem.ILLEGAL) for i in others]
     limit = 1 if expected.plies == 0 else 2
     if len(own) > limit:  # every stone is named: any may be the one to take back
         keep = next(
@@ -302,6 +307,38 @@ def _judge_cascades(expected: CascadesPosition, obs: tuple[str, ...]) -> Verdict
     if unknown:
         return _with(common, VerdictKind.WAITING, f"{said}; waiting: {unreadable_words(unread)}", more_allowed=more)
     return _with(common, VerdictKind.COMPLETE, f"ply complete: {move.ply}", more_allowed=more)
+
+
+def _ended_by_opponent(
+    expected: CascadesPosition, obs: tuple[str, ...], own: list[int], others: list[int]
+) -> Verdict | None:
+    """The mover's turn followed by the first stone(s) of the opponent's: the opponent's stone ends the turn."""
+    cells = expected.geometry.cells
+    for order in permutations(own):
+        ply = Ply(tuple(cells[i] for i in order))
+        if not _legal(expected, ply):
+            continue
+        move = expected.apply(ply)
+        after = move.position
+        removed = {e.cell for e in move.events if isinstance(e, Removed)}
+        if removed or not isinstance(after, CascadesPosition):
+            return None
+        if any(obs[i] != after.mover_colour for i in others):
+            return None
+        if not any(_legal(after, Ply(tuple(cells[i] for i in o))) for o in permutations(others)):
+            return None
+        nxt = tuple(cells[i] for i in others)
+        return Verdict(
+            VerdictKind.COMPLETE,
+            f"ply complete: {ply}; {colour_name(after.mover_colour)} has begun the next turn "
+            f"({', '.join(c.name for c in nxt)})",
+            drop=ply.cells[0],
+            drop_symbol=expected.mover_colour,
+            stones=ply.cells,
+            move=move,
+            next_turn=nxt,
+        )
+    return None
 
 
 def _legal(position: Position, ply: Ply) -> bool:

@@ -88,6 +88,8 @@ class Verdict:
     - ``wave``/``waves``: Kaskade: waves the board shows done (0 = the ball
       just placed) and the move's total; the next wave is ``wave + 1``.
     - ``more_allowed``: Cascades: the turn may still take a second stone.
+    - ``next_turn``: Cascades: the opponent's stones already on the board;
+      they ended the turn of ``move``. Accept ``move``, then judge again.
     """
 
     kind: VerdictKind
@@ -102,6 +104,7 @@ class Verdict:
     wave: int | None = None
     waves: int | None = None
     more_allowed: bool = False
+    next_turn: tuple[Cell, ...] = ()
 
     @property
     def ply(self) -> Ply | None:
@@ -152,6 +155,7 @@ class Verdict:
             "wave": self.wave,
             "waves": self.waves,
             "more_allowed": self.more_allowed,
+            "next_turn": [c.name for c in self.next_turn],
         }
 
     def describe(self) -> str:

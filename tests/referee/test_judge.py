@@ -210,6 +210,15 @@ def test_cascades_one_and_two_stone_turns():
     assert {f.problem for f in three.errors} == {Problem.TOO_MANY}
 
 
+def test_cascades_turn_ended_by_the_opponents_next_stone():
+    p = cascades_position()
+    verdict = judge(p, observe(p, a2="o", d3="x"))
+    assert verdict.kind is VerdictKind.COMPLETE
+    assert str(verdict.ply) == "a2" and [c.name for c in verdict.next_turn] == ["d3"]
+    assert verdict.move is not None
+    assert judge(verdict.move.position, observe(p, a2="o", d3="x")).is_complete
+
+
 def test_cascades_errors():
     p = cascades_position()
     unsupported = judge(p, observe(p, e3="o"))
