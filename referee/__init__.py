@@ -41,7 +41,7 @@ order, ``Removed``, Kaskade ``Wave``). Symbols: ``o`` white, ``x`` black,
 
 from referee.cascade import CascadePosition, CascadeRules
 from referee.cascades import CascadesPosition, CascadesRules
-from referee.diagrams import read_diagram, write_diagram
+from referee.diagrams import Diagram, diagram_of, position_from, read_diagram, write_diagram
 from referee.errors import (
     CellError,
     DiagramError,
@@ -98,6 +98,7 @@ __all__ = [
     "CascadesRules",
     "Cell",
     "CellError",
+    "Diagram",
     "DiagramError",
     "Event",
     "Fix",
@@ -123,11 +124,13 @@ __all__ = [
     "Verdict",
     "VerdictKind",
     "Wave",
+    "diagram_of",
     "judge",
     "make_rules",
     "new_game",
     "parse_geometry",
     "parse_ply",
+    "position_from",
     "read_diagram",
     "read_record",
     "replay",
