@@ -48,10 +48,15 @@ POINTS_PER_MM = 72.0 / MM_PER_INCH
 PAPER_BGR = (255, 255, 255)
 LINE_BGR = (40, 40, 40)
 OUTLINE_BGR = (150, 150, 150)
-LIGHT_BGR = (238, 238, 238)
-DARK_BGR = (130, 130, 130)
-HEX_BGR = ((238, 238, 238), (205, 208, 210), (172, 176, 180))
-"""Printed colours (BGR): light and dark squares, and the three hexagon shades by column."""
+LIGHT_BGR = (150, 200, 230)
+DARK_BGR = (70, 110, 150)
+HEX_BGR = ((150, 200, 230), (125, 175, 210), (100, 150, 190))
+"""Printed colours (BGR): light and dark squares, and the three hexagon shades by column.
+
+Wood tones chosen to stay far from the stones: the light squares are darker
+and more yellow than a white stone, the dark squares lighter than a black
+stone and far less red than a red one, so every stone reads on every square.
+"""
 
 LINE_WIDTH = 0.025
 """Width of the cell edges, in cell pitches."""
