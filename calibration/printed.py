@@ -32,7 +32,7 @@ def printed_texture(geometry: Geometry, paper: str = "a4") -> BoardTexture:
     sheet = draw_sheet(plan, dpi)
     ppu = sheet.px_per_mm * plan.cell_mm
     h, w = sheet.image.shape[:2]
-    pad = int(round(TABLE_SHARE * max(h, w)))
+    pad = round(TABLE_SHARE * max(h, w))
     image = cv2.copyMakeBorder(sheet.image, pad, pad, pad, pad, cv2.BORDER_CONSTANT, value=TABLE_BGR)
     ox, oy = plan.origin_mm
     x0 = -ox / plan.cell_mm - pad / ppu

@@ -65,7 +65,7 @@ def test_ready_profile_reads_the_printed_board_under_another_camera_and_light(sp
         layout = tuple(rng.choice([".", *stones_in_play(geometry)], len(geometry.cells)))
         frame = renderer.render(layout, seed=seed)
         reading = BoardReader(geometry, profile.locator, profile.colour_model).read(frame.image)
-        wrong = [geometry.cells[i].name for i, (a, b) in enumerate(zip(reading.symbols, layout)) if a != b]
+        wrong = [geometry.cells[i].name for i, (a, b) in enumerate(zip(reading.symbols, layout, strict=True)) if a != b]
         assert wrong == [], f"seed {seed}: misread {wrong}"
 
 
