@@ -33,6 +33,8 @@ from firmware_bridge.errors import (
 from firmware_bridge.leds import BlinkTiming, DeviceInfo, LedFrame
 
 READ_TIMEOUT_S = 0.02
+# What pyserial raises when the port fails, or was closed by the other thread in the middle of a call.
+PORT_FAILURES = (serial.SerialException, OSError, TypeError, AttributeError, ValueError)
 
 
 @dataclass
@@ -328,7 +330,7 @@ class Link:
                 port.write(data)
                 self._last_sent_s = time.monotonic()
             return True
-        except (serial.SerialException, OSError):
+        except PORT_FAILURES:
             self._lost_port(port)
             return False
 
@@ -351,7 +353,7 @@ class Link:
                 continue
             try:
                 data = port.read(max(1, int(getattr(port, "in_waiting", 1))))
-            except (serial.SerialException, OSError, TypeError, AttributeError):
+            except PORT_FAILURES:
                 self._lost_port(port)
                 continue
             if data:

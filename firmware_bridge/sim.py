@@ -22,7 +22,7 @@ from pathlib import Path
 
 from firmware_bridge.errors import EmulatorError, ToolchainMissingError
 from firmware_bridge.leds import MAX_LEDS, RGB
-from firmware_bridge.observe import ShownLeds
+from firmware_bridge.observe import Colours, ShownLeds
 
 FIRMWARE_DIR = Path(__file__).resolve().parent / "firmware"
 DEBIAN_PACKAGES = "make gcc pkg-config gcc-avr avr-libc binutils-avr simavr libsimavr-dev libsimavrparts1"
@@ -103,6 +103,10 @@ class SimulatedDevice(ShownLeds):
             bufsize=1,
             cwd=tempfile.gettempdir(),
         )
+        self._sync_condition = threading.Condition()
+        self._sync_asked = 0
+        self._sync_seen = 0
+        self._ended = False
         self._port_ready = threading.Event()
         self.port = ""
         self._reader = threading.Thread(target=self._read, name="sim-device", daemon=True)
@@ -111,6 +115,28 @@ class SimulatedDevice(ShownLeds):
             log = self._stderr()
             self.close()
             raise EmulatorError(f"the simavr harness did not start: {log or 'no message'}")
+
+    def colours(self) -> Colours:
+        """What each LED shows now: every update the harness decoded before this call is included.
+
+        The harness reports the LEDs on its own pipe, apart from the serial
+        line; a round trip through it makes sure an update that happened
+        before an acknowledgement the host already has is not still on its way.
+        """
+        self.sync()
+        return super().colours()
+
+    def sync(self, timeout_s: float = 10.0) -> None:
+        """Wait until every LED update the harness printed so far has been read."""
+        with self._sync_condition:
+            self._sync_asked += 1
+            wanted = self._sync_asked
+        self._command(f"sync {wanted}")
+        with self._sync_condition:
+            if not self._sync_condition.wait_for(lambda: self._sync_seen >= wanted or self._ended, timeout_s):
+                raise EmulatorError(f"the simavr harness did not answer within {timeout_s:g} s")
+            if self._sync_seen < wanted:
+                raise EmulatorError(f"the simavr harness stopped: {self._stderr()}")
 
     def reset(self) -> None:
         """Press the reset button: the firmware reboots and announces itself again."""
@@ -165,7 +191,14 @@ class SimulatedDevice(ShownLeds):
                 self._publish(parse_colours(colours), self.sim_time_s)
             elif kind == "BAD":
                 self.timing_errors.append(rest)
+            elif kind == "SYNC":
+                with self._sync_condition:
+                    self._sync_seen = max(self._sync_seen, int(rest))
+                    self._sync_condition.notify_all()
         self._port_ready.set()
+        with self._sync_condition:
+            self._ended = True
+            self._sync_condition.notify_all()
 
 
 def parse_colours(text: str) -> tuple[RGB, ...]:

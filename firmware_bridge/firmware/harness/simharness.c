@@ -14,7 +14,8 @@
  *   LEDS <cycle> <rrggbb for each LED, in chain order>
  *   BAD <cycle> <reason>        a bit outside the tolerance; that update is rejected
  *
- * Commands on standard input, one per line: "reset" (the reset button), "quit".
+ * Commands on standard input, one per line: "reset" (the reset button),
+ * "sync N" (answered by "SYNC N" once every earlier line is out), "quit".
  * End of input also quits.
  */
 #define _GNU_SOURCE
@@ -182,10 +183,14 @@ static void run_command(const char *line)
         /* the reset may restart the cycle count: pace from here */
         clock_gettime(CLOCK_MONOTONIC, &start_wall);
         start_wall.tv_sec -= (time_t)(avr->cycle / FREQUENCY);
+    } else if (strncmp(line, "sync ", 5) == 0) {
+        /* every LED update printed so far comes before this answer */
+        fprintf(out, "SYNC %s\n", line + 5);
+        fflush(out);
     } else if (strcmp(line, "quit") == 0) {
         exit(0);
     } else if (line[0] != 0) {
-        fprintf(stderr, "simharness: unknown command '%s' (reset, quit)\n", line);
+        fprintf(stderr, "simharness: unknown command '%s' (reset, sync N, quit)\n", line);
     }
 }
 
