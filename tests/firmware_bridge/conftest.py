@@ -33,7 +33,7 @@ def require_toolchain() -> None:
         pytest.fail(str(error))
 
 
-@pytest.fixture(params=["emu:", "sim:"])
+@pytest.fixture(params=["emu:", pytest.param("sim:", marks=pytest.mark.firmware)])
 def spec(request: pytest.FixtureRequest) -> str:
     """Each emulated device in turn; the conformance suite runs against both."""
     if request.param == "sim:":

@@ -33,7 +33,7 @@ def frames(count: int, seed: int) -> list[LedFrame]:
     return [LedFrame.from_lists([rng.randrange(12) for _ in range(LEDS)]) for _ in range(count)]
 
 
-@pytest.mark.parametrize("kind", ["emu", "sim"])
+@pytest.mark.parametrize("kind", ["emu", pytest.param("sim", marks=pytest.mark.firmware)])
 def test_with_one_percent_of_bytes_corrupted_every_frame_is_delivered_and_shown(kind: str) -> None:
     if kind == "sim":
         require_toolchain()
