@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,7 +161,7 @@ class Link:
         self._sequence = self._sequence % 255 + 1  # 1..255; 0 is the device's boot announcement
         return self._sequence
 
-    def _request(self, build: Any, timeout_s: float) -> None:
+    def _request(self, build: Callable[[int], p.Message], timeout_s: float) -> None:
         deadline = time.monotonic() + timeout_s
         while True:
             if self._session != (self._port_epoch, self._reset_epoch):
