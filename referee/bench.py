@@ -24,9 +24,13 @@ def random_cascade_game(rules: CascadeRules, rng: random.Random) -> CascadePosit
     """Play one random complete Cascade game; returns the final position."""
     position = rules.start()
     randrange = rng.randrange
+    n = len(position.board)
     while EMPTY_CODE in position.board:
-        empties = [i for i, v in enumerate(position.board) if v == EMPTY_CODE]
-        position = position.drop(empties[randrange(len(empties))], randrange(3)).position  # type: ignore[assignment]
+        board = position.board
+        ix = randrange(n)
+        while board[ix] != EMPTY_CODE:  # uniform among the empty cells, without listing them
+            ix = randrange(n)
+        position = position.drop(ix, randrange(3)).position  # type: ignore[assignment]
     return position
 
 
