@@ -24,16 +24,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SPEC",
         help="the LED controller: emu:, sim: or a serial port / pyserial URL (default emu:)",
     )
-    parser.add_argument("--frames", type=int, default=300, help="frames to send (default 300)")
+    parser.add_argument("--frames", type=_positive, default=300, help="frames to send (default 300)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the random frames")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"--frames must be a whole number of at least 1, not {text!r}")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
     """Send the frames, print frames per second and round-trip times."""
     from firmware_bridge import LedFrame, open_device
 
-    if args.frames < 1:
-        raise ValueError(f"--frames must be at least 1, not {args.frames}")
     spec = args.leds
     options = {"leds": BOARD_LEDS} if spec in ("emu:", "sim:") else {}
     rng = random.Random(args.seed)
