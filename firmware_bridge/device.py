@@ -28,14 +28,22 @@ from firmware_bridge.leds import (
 FIRMWARE_VERSION = (1, 0, 0)
 HEARTBEAT_INTERVAL_S = 1.0
 HEARTBEAT_TIMEOUT_S = 3.0
-CAPABILITIES = Capability.BLINK | Capability.BRIGHTNESS | Capability.WATCHDOG | Capability.RGB
+CAPABILITIES = Capability.BLINK | Capability.BRIGHTNESS | Capability.WATCHDOG
+
+
+def capabilities_of(palette: Sequence[RGB]) -> Capability:
+    """What a device with this palette announces: full colour only if some colour is not a grey."""
+    full_colour = any(len(set(rgb)) > 1 for rgb in palette)
+    return CAPABILITIES | (Capability.RGB if full_colour else Capability.NONE)
 
 
 class DeviceModel:
     """One LED controller: its LED state, blink clock and heartbeat watchdog."""
 
     def __init__(self, led_count: int = 64, palette: Sequence[RGB] = DEFAULT_PALETTE) -> None:
-        self.info = DeviceInfo(p.PROTOCOL_VERSION, FIRMWARE_VERSION, led_count, tuple(palette), CAPABILITIES)
+        self.info = DeviceInfo(
+            p.PROTOCOL_VERSION, FIRMWARE_VERSION, led_count, tuple(palette), capabilities_of(palette)
+        )
         self._power_on()
 
     def _power_on(self) -> None:

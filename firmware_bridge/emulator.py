@@ -140,6 +140,7 @@ class EmulatedDevice(ShownLeds):
                     continue
                 now = self.now_s()
                 out = b""
+                applied = self.model.decoder.received
                 if self._master in readable:
                     try:
                         data = os.read(self._master, 4096)
@@ -147,12 +148,15 @@ class EmulatedDevice(ShownLeds):
                         data = b""
                     out += self.model.receive(self._corrupt(data), now)
                 out += self.model.tick(now)
-                self._refresh(now)
+                # the firmware writes the LEDs for every request it applies and when blink or watchdog change them
+                self._refresh(now, always=self.model.decoder.received != applied)
                 if out:
                     self._write(out)
 
-    def _refresh(self, now_s: float) -> None:
-        self._publish(self.model.colours_at(now_s), time.monotonic())
+    def _refresh(self, now_s: float, always: bool = True) -> None:
+        colours = self.model.colours_at(now_s)
+        if always or colours != self.colours():
+            self._publish(colours, time.monotonic())
 
     def _write(self, data: bytes) -> None:
         # nobody listening, or the buffer is full: bytes on a real line are lost the same way

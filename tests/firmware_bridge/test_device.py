@@ -87,3 +87,11 @@ def test_garbage_is_counted_and_reported() -> None:
     assert device.receive(b"\x13\x37garbage\x00\x05\x00", 0.1) == b""
     (beat,) = answers(device.tick(1.0))
     assert p.parse_device_heartbeat(beat.payload).dropped == 2
+
+
+def test_a_single_colour_palette_is_announced_without_full_colour() -> None:
+    from firmware_bridge import Capability
+
+    assert Capability.RGB in DeviceModel(4).info.capabilities
+    mono = DeviceModel(4, palette=((0, 0, 0), (255, 255, 255), (60, 60, 60))).info.capabilities
+    assert Capability.RGB not in mono and Capability.BLINK in mono
