@@ -18,7 +18,12 @@ def _profile(args: argparse.Namespace) -> object | None:
         return None
     from calibration.profile import load_profile
 
-    return load_profile(args.profile)
+    try:
+        return load_profile(args.profile)
+    except OSError as error:
+        raise SetupError(
+            f"cannot read the profile {args.profile} ({error.strerror or error}): give the file cascade calibrate wrote"
+        ) from error
 
 
 def start_run(args: argparse.Namespace) -> Session:

@@ -40,8 +40,9 @@ def test_state_has_the_required_fields(client, live):
 
 
 def test_the_page_draws_every_cell_and_shows_the_alerts(client, live):
-    live.current = make_snapshot(alerts=("Two stones were dropped: take one back",))
+    live.current = make_snapshot(alerts=("Two stones were dropped: take one back",), moves=("o a3", "x b2 =", "o c3"))
     html = client.get("/").get_data(as_text=True)
+    assert "<li>o a3   x b2 =</li><li>o c3</li>" in html
     for cell in parse_geometry("diamond:3").cells:
         assert f'id="cell-{cell.name}"' in html
         assert f'id="led-{cell.name}"' in html

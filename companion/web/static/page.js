@@ -28,7 +28,9 @@ function apply(state) {
   document.getElementById("turn").textContent = state.result ? "Game over: " + state.result : state.turn;
   document.getElementById("message").textContent = state.message;
   setList(document.getElementById("alerts"), state.alerts);
-  setList(document.getElementById("moves"), state.moves);
+  const moves = [];
+  for (let i = 0; i < state.moves.length; i += 2) moves.push(state.moves.slice(i, i + 2).join("   "));
+  setList(document.getElementById("moves"), moves);
   const pending = new Map(state.pending.map((m) => [m.cell, m.need]));
   const errors = new Map(state.errors.map((m) => [m.cell, m.need]));
   const last = new Set(state.last_move);
@@ -37,6 +39,7 @@ function apply(state) {
     let symbol = state.cells[i] || ".";
     const isPending = pending.has(name);
     if (isPending) symbol = pending.get(name);
+    else if (errors.has(name) && state.observed[i] && state.observed[i] !== "?") symbol = state.observed[i];
     g.setAttribute("class", ["cell", symbolClass(symbol), isPending ? "pending" : "", errors.has(name) ? "error" : "",
       last.has(name) ? "last" : ""].filter(Boolean).join(" "));
     const count = symbol.length > 1 ? symbol.slice(1) : "";
