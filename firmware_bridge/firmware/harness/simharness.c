@@ -4,7 +4,9 @@
  *
  * Runs an ATmega328P at 16 MHz, paced to real time. The UART is bridged to a
  * pseudo-terminal by simavr's uart_pty part; its name is printed as the first
- * line, "PTY /dev/pts/N", so several harnesses can run side by side. The
+ * line, "PTY /dev/pts/N", so several harnesses can run side by side (the part
+ * also points its own symlink /tmp/simavr-uart0 at the newest one; nothing
+ * here relies on it). The
  * WS2812 data pin (PD6) is watched edge by edge: each bit's high and low times,
  * measured in simulated cycles, must be within the WS2812B datasheet's
  * tolerance (T0H 400 ns, T1H 800 ns, T0L 850 ns, T1L 450 ns, each +-150 ns);
