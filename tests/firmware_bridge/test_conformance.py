@@ -7,6 +7,7 @@ rule for turning a frame into colours.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import random
 import select
@@ -14,7 +15,9 @@ import time
 import tty
 from collections.abc import Callable
 
-from firmware_bridge import Blink, Capability, LedFrame, Link, disconnected_pattern, render
+import pytest
+
+from firmware_bridge import Blink, Capability, DeviceRejectedError, LedFrame, Link, disconnected_pattern, render
 from firmware_bridge import protocol as p
 from firmware_bridge.emulator import EmulatedDevice
 from firmware_bridge.leds import DEFAULT_BRIGHTNESS, DEFAULT_PALETTE
@@ -107,6 +110,7 @@ def test_heartbeat_loss_shows_the_disconnected_pattern_and_a_frame_ends_it(spec:
     pattern = disconnected_pattern(LEDS)
     lit = render(pattern, link.info.palette, DEFAULT_BRIGHTNESS, True, True)
     link.device.wait_for_colours(lit, timeout_s=30)
+    link.device.wait_for(lambda _c: link.device_disconnected, timeout_s=30, what="the device reporting it")
     link.show(frame)
     assert link.device.colours() == steady(link, frame)
 
@@ -172,3 +176,12 @@ def test_the_largest_frame(spec: str, open_link: Opener) -> None:
     assert link.device.colours() == steady(link, frame, 255)
     link.show(LedFrame.off(256))
     assert link.device.colours() == ((0, 0, 0),) * 256
+
+
+def test_a_frame_for_another_chain_length_is_refused(spec: str, open_link: Opener) -> None:
+    link = open_link(spec, leds=LEDS)
+    with pytest.raises(ValueError, match="the device has 8 LEDs"):
+        link.show(LedFrame.off(LEDS + 1))
+    link.info = dataclasses.replace(link.info, led_count=LEDS + 1)  # as if the host believed a stale announcement
+    with pytest.raises(DeviceRejectedError, match="BAD_LENGTH"):
+        link.show(LedFrame.off(LEDS + 1))
