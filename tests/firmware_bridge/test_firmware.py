@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import random
 import re
 import subprocess
 import threading
@@ -10,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from firmware_bridge import ProtocolError
+from firmware_bridge import protocol as p
 from firmware_bridge.sim import FIRMWARE_DIR, build
 
 from .conftest import GOLDEN, require_toolchain
@@ -99,3 +102,49 @@ def test_the_harness_rejects_bits_outside_the_timing_and_decodes_good_ones(build
     shown = [line.split()[2] for line in lines if line.startswith("LEDS ")]
     assert bad and "high time 1625.0 ns of bit 0" in bad[0]
     assert shown == ["123456"]
+
+
+def differential_frames(count: int, seed: int) -> list[bytes]:
+    """Frames as a line delivers them: valid, damaged, truncated, random, and around the maximum length."""
+    rng = random.Random(seed)
+    frames = []
+    for i in range(count):
+        payload = bytes(rng.randrange(256) for _ in range(rng.choice([0, 1, 4, 64, 255, 256, 257])))
+        wire = bytearray(p.encode(p.Message(rng.randrange(256), rng.randrange(256), payload[:256]))[:-1])
+        kind = i % 5
+        if kind == 1:
+            wire[rng.randrange(len(wire))] ^= rng.randrange(1, 256)
+        elif kind == 2:
+            del wire[rng.randrange(len(wire)) :]
+        elif kind == 3:
+            wire = bytearray(rng.randrange(1, 256) for _ in range(rng.randrange(1, 300)))
+        elif kind == 4:
+            wire += bytes(rng.randrange(1, 256) for _ in range(rng.randrange(1, 4)))
+        frames.append(bytes(b for b in wire if b != 0) or b"\x01")
+    return frames
+
+
+@pytest.mark.firmware
+def test_the_firmware_decoder_agrees_with_the_python_decoder(build_dir: Path) -> None:
+    make(build_dir, "decode-check")
+    frames = differential_frames(5000, seed=2024)
+    result = subprocess.run(
+        [str(build_dir / "decode_check")],
+        input="".join(frame.hex() + "\n" for frame in frames),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    verdicts = result.stdout.splitlines()
+    assert len(verdicts) == len(frames)
+    accepted = 0
+    for frame, verdict in zip(frames, verdicts, strict=True):
+        try:
+            p.decode(frame)
+            raw = p.cobs_decode(frame)
+            assert verdict == f"ok {raw.hex()}", frame.hex()
+            accepted += 1
+        except ProtocolError:
+            assert verdict == "drop", frame.hex()
+    assert 900 <= accepted <= 1100  # the undamaged fifth is accepted, the damaged rest dropped
