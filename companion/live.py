@@ -36,7 +36,7 @@ from companion.snapshot import Snapshot
 from companion.store import Store
 from companion.web.broadcast import Broadcaster, encode_event
 from referee.rules import Move, Position
-from referee.symbols import COLOUR_NAMES, EMPTY
+from referee.symbols import COLOUR_NAMES, COLOURS, EMPTY
 
 BUTTON_ACTIONS = {"END_TURN": "end_turn", "PASS": "pass", "CONFIRM": "confirm", "UNDO": "undo"}
 ACTIONS = ("new_game", "undo", "correct", "end_turn", "pass", "confirm", "resign")
@@ -372,12 +372,17 @@ class LiveGame:
         if position.is_over and position.winner:
             winning = [i for i, s in enumerate(position.symbols()) if s.startswith(position.winner)]
         last = [geometry.index(c) for c in _move_cells(self._tentative or (self._moves[-1] if self._moves else None))]
+        stones = set(COLOURS)
         to_clear = {geometry.index(m.cell): None for m in found.pending if m.need[:1] in (EMPTY, "")}
         frame = highlight.guidance(
-            pending_cells={geometry.index(m.cell): m.need[:1] for m in found.pending if m.need[:1] not in (EMPTY, "")},
+            pending_cells={geometry.index(m.cell): m.need[:1] for m in found.pending if m.need[:1] in stones},
             error_cells={
                 **to_clear,
-                **{geometry.index(m.cell): (None if m.need[:1] in (EMPTY, "") else m.need[:1]) for m in found.errors},
+                **{
+                    geometry.index(m.cell): (m.need[:1] if m.need[:1] in stones else None)
+                    for m in found.errors
+                    if m.need[:1] in stones or m.need[:1] in (EMPTY, "")
+                },
             },
             last=last,
             winning=winning,
