@@ -158,3 +158,20 @@ def test_resign_and_new_game(tmp_path):
         assert live.game_id != first and live.snapshot().result is None
         with pytest.raises(LiveGameError):
             live.perform("fly", {})
+
+
+def test_a_cascades_turn_ends_with_the_opponents_next_stone(tmp_path):
+    start = make_rules("cascades", "trapezoid:4,4").start()
+    first = start.play(next(iter(start.legal_plies())))
+    black = next(p for p in first.position.legal_plies() if len(p.cells) == 1)
+    after_black = first.position.play(black).position
+    white = next(p for p in after_black.legal_plies() if len(p.cells) == 1)
+    after_white = after_black.play(white).position
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(start, store)
+        live.on_reading(first.position.symbols())
+        snap = live.on_reading(after_black.symbols())
+        assert "second stone" in snap.message and len(live.moves) == 1
+        live.on_reading(after_white.symbols())
+        assert [str(m.ply) for m in live.moves][:2] == [str(first.ply), str(black)]
+        assert [p.ply for p in store.plies(live.game_id)][:2] == [str(first.ply), str(black)]
