@@ -97,6 +97,7 @@ def test_the_harness_rejects_bits_outside_the_timing_and_decodes_good_ones(build
             harness.stdin.write("quit\n")
             harness.stdin.close()
         harness.wait(timeout=30)
+        harness.stdout.close()
     assert lines[0].startswith("PTY /dev/"), lines
     bad = [line for line in lines if line.startswith("BAD ")]
     shown = [line.split()[2] for line in lines if line.startswith("LEDS ")]
