@@ -1,0 +1,576 @@
+"""Guided calibration: a step machine that walks a newcomer through calibrating a board, frame by frame.
+
+The steps, in order (:data:`STEPS`):
+
+1. ``locate``: find the board by its markers (or the checkerboard) and hold
+   the camera still;
+2. ``confirm``: show the found grid over the live picture (:meth:`overlay`)
+   and ask whether it sits on the cells;
+3. ``empty``: capture the empty board;
+4. ``stones``: light (or list) a few cells and ask for one stone of each
+   colour in play there; they give the stone colours;
+5. ``verify``: ask for the same stones moved to other cells of the set and
+   read the board back with the new profile;
+6. ``done``: the profile is ready (:attr:`GuidedCalibration.profile`).
+
+Each frame goes to :meth:`GuidedCalibration.offer`, which checks it for the
+current step and returns a :class:`Check`: whether the frame passes, and the
+problems in plain words, each with its fix (a marker not visible, too dark,
+glare on cell e6, no stone found on d4, a stone that looks black where a white
+one was asked). A step moves on after ``still_frames`` passing frames in a
+row with nothing moving. The machine never opens a camera or an LED: a
+driver (the terminal in :mod:`calibration.terminal`, the page) feeds frames,
+shows :attr:`GuidedCalibration.step` and lights :attr:`Step.lit`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.profile import Profile
+from calibration.ready import stones_in_play
+from referee.geometry import Geometry
+from vision.classify import Classifier
+from vision.colour_model import ColourModel, fit_colour_model, normalised_lab
+from vision.config import VisionConfig
+from vision.errors import BoardNotFoundError, VisionError
+from vision.light import design_matrix
+from vision.locate import CheckerboardLocator, CornerLocator, Locator, MarkerLocator, detect_markers, locate
+from vision.measure import CellMeasures, Rectifier, bgr_to_lab
+
+STEPS = ("locate", "confirm", "empty", "stones", "verify", "done")
+COLOUR_WORDS = {"o": "white", "x": "black", "=": "red", ".": "empty"}
+MARKER_PLACES = {0: "top left", 1: "top right", 2: "bottom right", 3: "bottom left"}
+
+
+class GuidedCalibrationError(VisionError, ValueError):
+    """The guided calibration was used out of order (an answer when none is asked, a profile before the end)."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    """What is wrong with the picture, in plain words, and how to fix it; ``cells`` it concerns (indices)."""
+
+    what: str
+    fix: str
+    cells: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.what}: {self.fix}"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of the flow: its name, what to do, the cells to light (index -> stone wanted) and whether an
+    answer (yes/no) is awaited."""
+
+    name: str
+    title: str
+    instructions: str
+    lit: dict[int, str] = field(default_factory=dict)
+    asks: bool = False
+
+    def to_dict(self, geometry: Geometry) -> dict[str, Any]:
+        """JSON-ready form for the page (cells by name)."""
+        return {
+            "name": self.name,
+            "title": self.title,
+            "instructions": self.instructions,
+            "lit": {geometry.cells[i].name: s for i, s in self.lit.items()},
+            "asks": self.asks,
+        }
+
+
+@dataclass(frozen=True)
+class Check:
+    """The verdict on one frame: the step it was checked for, whether it passes, the problems, and whether the
+    flow moved to the next step with it."""
+
+    step: str
+    passed: bool
+    problems: tuple[Problem, ...] = ()
+    advanced: bool = False
+
+    def to_dict(self, geometry: Geometry) -> dict[str, Any]:
+        """JSON-ready form for the page."""
+        return {
+            "step": self.step,
+            "passed": self.passed,
+            "advanced": self.advanced,
+            "problems": [
+                {"what": p.what, "fix": p.fix, "cells": [geometry.cells[i].name for i in p.cells]}
+                for p in self.problems
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class GuidedConfig:
+    """Thresholds of the guided flow.
+
+    ``still_frames``: passing frames in a row before a step moves on.
+    ``still_lab``: largest change of any cell (Lab units) between two frames still counted as still.
+    ``dark_level``, ``bright_level``: median grey of the board (0..255) below which the picture is too dark,
+    and share of blown-out pixels above which it is too bright. ``glare_share``: share of blown-out pixels
+    in a cell's disk that counts as glare. ``min_pitch_px``: smallest cell pitch in the picture.
+    ``stone_lab``: smallest Lab distance from the empty cell that counts as a stone. ``stray_lab``: how much
+    more than the other cells an empty cell's middle may differ from its corners before it counts as holding
+    a stone. ``per_colour``: cells asked for each stone colour.
+    """
+
+    still_frames: int = 3
+    still_lab: float = 6.0
+    dark_level: float = 45.0
+    bright_level: float = 0.25
+    glare_share: float = 0.2
+    min_pitch_px: float = 12.0
+    stone_lab: float = 14.0
+    stray_lab: float = 12.0
+    per_colour: int = 2
+
+
+class GuidedCalibration:
+    """The guided calibration of one board (see the module docstring).
+
+    ``locator`` defaults to the four default markers; ``start`` (a ready
+    profile, say) gives its stone colours to check stones against; ``stones``
+    defaults to the colours in play on the board.
+    """
+
+    def __init__(
+        self,
+        geometry: Geometry,
+        locator: Locator | None = None,
+        start: Profile | None = None,
+        stones: tuple[str, ...] | None = None,
+        config: GuidedConfig | None = None,
+        vision: VisionConfig | None = None,
+    ) -> None:
+        self.geometry = geometry
+        self.locator: Locator = locator or (start.locator if start else MarkerLocator.default(geometry))
+        self.start = start
+        self.stones = stones or stones_in_play(geometry)
+        self.config = config or GuidedConfig()
+        self.vision = vision or VisionConfig()
+        self.rectifier = Rectifier(geometry, self.vision)
+        self.design = design_matrix(np.array(geometry.centres))
+        self.asked = choose_cells(geometry, self.stones, self.config.per_colour)
+        self.moved = _moved(self.asked, self.stones)
+        self._step = 0
+        self._run = 0
+        self._previous: np.ndarray | None = None
+        self._homography: np.ndarray | None = None
+        self._empty_image: np.ndarray | None = None
+        self._empty_lab: np.ndarray | None = None
+        self._reference: np.ndarray | None = None
+        self._known: list[tuple[np.ndarray, tuple[str, ...]]] = []
+        self._model: ColourModel | None = None
+        self._profile: Profile | None = None
+
+    # --- state -------------------------------------------------------------------------------------------
+
+    @property
+    def step(self) -> Step:
+        """The current step, with its instructions and cells to light."""
+        return self._describe(STEPS[self._step])
+
+    @property
+    def done(self) -> bool:
+        """True once the profile is made and verified."""
+        return STEPS[self._step] == "done"
+
+    @property
+    def profile(self) -> Profile:
+        """The verified profile; raises GuidedCalibrationError before the flow is done."""
+        if self._profile is None:
+            raise GuidedCalibrationError(f"the calibration is at step '{STEPS[self._step]}': finish it first")
+        return self._profile
+
+    @property
+    def homography(self) -> np.ndarray | None:
+        """The board-plane-to-picture homography found by the ``locate`` step (None before)."""
+        return self._homography
+
+    def _describe(self, name: str) -> Step:
+        g = self.geometry
+        if name == "locate":
+            how = (
+                "all four printed markers"
+                if isinstance(self.locator, MarkerLocator)
+                else "the whole empty checkerboard"
+                if isinstance(self.locator, CheckerboardLocator)
+                else "the board"
+            )
+            return Step(
+                name, "Find the board", f"Point the camera at the board so that {how} are in view; hold it still."
+            )
+        if name == "confirm":
+            return Step(
+                name,
+                "Check the grid",
+                "The picture shows the cells found. Does the grid sit on the board's cells? Answer yes or no.",
+                asks=True,
+            )
+        if name == "empty":
+            return Step(name, "Empty board", "Clear the board: take every stone off, and keep hands away.")
+        if name == "stones":
+            return Step(name, "One stone of each colour", _placing(g, self.asked, "Put"), lit=dict(self.asked))
+        if name == "verify":
+            return Step(name, "Read it back", _placing(g, self.moved, "Now move the stones:"), lit=dict(self.moved))
+        return Step(name, "Done", "The profile is ready: save it.")
+
+    # --- frames ------------------------------------------------------------------------------------------
+
+    def offer(self, image: np.ndarray) -> Check:
+        """Check one camera frame (BGR) for the current step; move on when it has passed long enough."""
+        name = STEPS[self._step]
+        if name in ("confirm", "done"):
+            return Check(name, passed=True)
+        problems = list(_exposure(image, self.config))
+        location = None
+        if not problems or name != "locate":
+            try:
+                location = locate(image, self.geometry, self.locator, config=self.vision)
+            except BoardNotFoundError as error:
+                problems.append(self._not_found(image, error))
+        if location is None:
+            return self._verdict(name, problems, moved=True)
+        homography = location.homography
+        small = _pitch_px(self.geometry, homography) < self.config.min_pitch_px
+        if small:
+            problems.append(Problem("the board is too small in the picture", "move the camera closer to the board"))
+        board = self.rectifier.rectify(image, homography)
+        measures = self.rectifier.measure_rectified(board)
+        lab = bgr_to_lab(measures.disk)
+        moved = self._previous is None or float(np.abs(lab - self._previous).max()) > self.config.still_lab
+        self._previous = lab
+        if name == "locate":
+            if self._homography is not None and _shift(self.geometry, homography, self._homography) > 0.1:
+                moved = True
+            self._homography = homography
+            if isinstance(self.locator, MarkerLocator):
+                problems += self._markers_hidden(location.markers_seen)
+            check = self._verdict(name, problems, moved)
+            if check.advanced and isinstance(self.locator, CheckerboardLocator):
+                self.locator = self._stored_locator()
+            return check
+        glare = self._glare(board)
+        problems += glare
+        if moved:
+            # someone is still at work on the board: judge it once it lies still
+            return self._verdict(name, problems, moved)
+        if name == "empty":
+            problems += self._stray_stones(measures, {c for p in glare for c in p.cells})
+            check = self._verdict(name, problems, moved)
+            if check.advanced:
+                self._empty_image = image
+                self._reference = measures.background
+                self._empty_lab = bgr_to_lab(measures.disk)
+            return check
+        lab = normalised_lab(measures, self._reference, self.design, self.vision)  # type: ignore[arg-type]
+        wanted = self.asked if name == "stones" else self.moved
+        problems += self._stones(lab, wanted)
+        if name == "verify" and not problems:
+            problems += self._read_back(measures, wanted)
+        check = self._verdict(name, problems, moved)
+        if check.advanced:
+            layout = tuple(wanted.get(i, ".") for i in range(len(self.geometry.cells)))
+            self._known.append((image, layout))
+            if name == "stones":
+                self._model = self._fit()
+            else:
+                self._profile = Profile(
+                    geometry=self.geometry.spec, locator=self._stored_locator(), colour_model=self._fit()
+                )
+        return check
+
+    def answer(self, yes: bool) -> Step:
+        """Answer the ``confirm`` step: yes moves on, no goes back to finding the board."""
+        if STEPS[self._step] != "confirm":
+            raise GuidedCalibrationError(f"no question is asked at step '{STEPS[self._step]}'")
+        if yes:
+            self._step += 1
+        else:
+            self._step -= 1
+            self._homography = None
+        self._run = 0
+        self._previous = None
+        return self.step
+
+    def again(self) -> Step:
+        """Capture the empty board again (after something was left on it unnoticed); stones are asked anew."""
+        if self._step < STEPS.index("empty"):
+            raise GuidedCalibrationError("the empty board has not been captured yet")
+        self._step = STEPS.index("empty")
+        self._known.clear()
+        self._model = None
+        self._profile = None
+        self._run = 0
+        self._previous = None
+        return self.step
+
+    def _verdict(self, name: str, problems: list[Problem], moved: bool) -> Check:
+        if problems or moved:
+            self._run = 0 if problems else 1
+            return Check(name, passed=not problems, problems=tuple(problems))
+        self._run += 1
+        if self._run >= self.config.still_frames:
+            self._step += 1
+            self._run = 0
+            self._previous = None
+            return Check(name, passed=True, advanced=True)
+        return Check(name, passed=True)
+
+    # --- checks ------------------------------------------------------------------------------------------
+
+    def _not_found(self, image: np.ndarray, error: BoardNotFoundError) -> Problem:
+        if isinstance(self.locator, MarkerLocator):
+            wanted = sorted(m.id for m in self.locator.markers)
+            hidden = self._markers_hidden(tuple(detect_markers(image, self.locator.dictionary, set(wanted))))
+            if hidden:
+                return hidden[0]
+        return Problem("the board was not found", str(error))
+
+    def _glare(self, board: np.ndarray) -> list[Problem]:
+        flat = board.reshape(-1, 3)
+        blown = flat[self.rectifier.disk_index].max(axis=2) >= 250
+        cells = tuple(int(i) for i in np.flatnonzero(blown.mean(axis=1) > self.config.glare_share))
+        if not cells:
+            return []
+        names = _names(self.geometry, cells)
+        return [
+            Problem(f"glare on {names}", "move the lamp or tilt the camera so its reflection leaves the board", cells)
+        ]
+
+    def _markers_hidden(self, seen: tuple[int, ...]) -> list[Problem]:
+        assert isinstance(self.locator, MarkerLocator)
+        missing = [m.id for m in self.locator.markers if m.id not in seen]
+        if not missing:
+            return []
+        names = ", ".join(f"{i} ({MARKER_PLACES.get(i, 'extra')})" for i in missing)
+        which = "marker" if len(missing) == 1 else "markers"
+        return [
+            Problem(
+                f"{which} {names} not visible",
+                "move the camera or the board so that all four markers are in view, flat and not covered",
+            )
+        ]
+
+    def _stray_stones(self, measures: CellMeasures, glaring: set[int]) -> list[Problem]:
+        """Stones left on the empty board.
+
+        When the starting profile knows this board (it reads most cells
+        empty), the cells it reads as stones; otherwise the cells whose
+        middle differs from their own surface near the corners far more than
+        the other cells' do.
+        """
+        found: set[int] = set()
+        if self.start is not None:
+            model = self.start.colour_model
+            reference = np.array(model.background, dtype=np.float32)
+            symbols = (
+                Classifier(model, self.vision)
+                .classify(normalised_lab(measures, reference, self.design, self.vision))
+                .symbols
+            )
+            if symbols.count(".") >= 0.8 * len(symbols):
+                found = {i for i, s in enumerate(symbols) if s in model.classes}
+        if not found:
+            gap = np.sqrt(((bgr_to_lab(measures.disk) - bgr_to_lab(measures.background)) ** 2).sum(axis=1))
+            middle = float(np.median(gap))
+            spread = 1.4826 * float(np.median(np.abs(gap - middle)))
+            found = {int(i) for i in np.flatnonzero(gap > middle + max(self.config.stray_lab, 4.0 * spread))}
+        cells = tuple(sorted(found - glaring))
+        if not cells:
+            return []
+        return [
+            Problem(f"a stone lies on {_names(self.geometry, cells)}", "clear the board: take every stone off", cells)
+        ]
+
+    def _stones(self, lab: np.ndarray, wanted: dict[int, str]) -> list[Problem]:
+        assert self._empty_lab is not None
+        distance = np.sqrt(((lab - self._empty_lab) ** 2).sum(axis=1))
+        placed = distance > self.config.stone_lab
+        problems = []
+        missing = tuple(i for i in wanted if not placed[i])
+        for symbol in self.stones:
+            cells = tuple(i for i in missing if wanted[i] == symbol)
+            if cells:
+                word = COLOUR_WORDS[symbol]
+                problems.append(
+                    Problem(
+                        f"no stone found on {_names(self.geometry, cells)}",
+                        f"put a {word} stone there, in the middle of the cell",
+                        cells,
+                    )
+                )
+        stray = tuple(int(i) for i in np.flatnonzero(placed) if int(i) not in wanted)
+        if stray:
+            problems.append(
+                Problem(
+                    f"something lies on {_names(self.geometry, stray)}, which should stay empty",
+                    "take it away (and keep hands off the board)",
+                    stray,
+                )
+            )
+        if not problems and self.start is not None:
+            problems += self._colours_against(lab, wanted, self.start.colour_model)
+        return problems
+
+    def _colours_against(self, lab: np.ndarray, wanted: dict[int, str], model: ColourModel) -> list[Problem]:
+        means = {s: np.array(c.mean) for s, c in model.classes.items() if s in self.stones}
+        problems = []
+        for i, symbol in wanted.items():
+            if symbol not in means:
+                continue
+            closest = min(means, key=lambda s: float(np.linalg.norm(lab[i] - means[s])))
+            if closest != symbol:
+                name = self.geometry.cells[i].name
+                problems.append(
+                    Problem(
+                        f"the stone on {name} looks {COLOUR_WORDS[closest]}, not {COLOUR_WORDS[symbol]}",
+                        f"put a {COLOUR_WORDS[symbol]} stone on {name}",
+                        (i,),
+                    )
+                )
+        return problems
+
+    def _read_back(self, measures: CellMeasures, wanted: dict[int, str]) -> list[Problem]:
+        assert self._model is not None
+        classifier = Classifier(self._model, self.vision)
+        symbols = classifier.classify(normalised_lab(measures, classifier.reference, self.design, self.vision)).symbols
+        problems = []
+        for i, symbol in enumerate(symbols):
+            expected = wanted.get(i, ".")
+            if symbol != expected:
+                name = self.geometry.cells[i].name
+                got = "cannot be read" if symbol == "?" else f"reads {COLOUR_WORDS[symbol]}"
+                fix = (
+                    "take away what lies there; if nothing does, something lay there when the empty board was "
+                    "captured: capture it again"
+                    if expected == "."
+                    else "make the light even (no strong shadow or reflection on it) and check the stone sits "
+                    "in the middle of the cell"
+                )
+                problems.append(Problem(f"cell {name} {got}, expected {COLOUR_WORDS[expected]}", fix, (i,)))
+        return problems
+
+    # --- results -----------------------------------------------------------------------------------------
+
+    def _fit(self) -> ColourModel:
+        assert self._empty_image is not None
+        return fit_colour_model(self.geometry, self._stored_locator(), self._empty_image, self._known, self.vision)
+
+    def _stored_locator(self) -> Locator:
+        if isinstance(self.locator, CheckerboardLocator):
+            assert self._homography is not None
+            corners = cv2.perspectiveTransform(
+                np.array(self.geometry.corners, dtype=np.float64).reshape(-1, 1, 2), self._homography
+            ).reshape(4, 2)
+            return CornerLocator(corners=tuple((float(x), float(y)) for x, y in corners))  # type: ignore[arg-type]
+        return self.locator
+
+    def overlay(self, image: np.ndarray) -> np.ndarray:
+        """``image`` with the found grid drawn over it (cell outlines and a few cell names), for ``confirm``."""
+        if self._homography is None:
+            raise GuidedCalibrationError("the board has not been found yet: no grid to draw")
+        return draw_grid(image, self.geometry, self._homography)
+
+
+# --- helpers ---------------------------------------------------------------------------------------------
+
+
+def choose_cells(geometry: Geometry, stones: tuple[str, ...], per_colour: int) -> dict[int, str]:
+    """Cells spread over the board, ``per_colour`` for each stone colour: cell index -> stone to place there.
+
+    Cells are picked far from each other and from the board's edge first
+    (farthest-point order from the centre), so the colours are seen in
+    every part of the light.
+    """
+    centres = np.array(geometry.centres)
+    wanted = min(len(centres), per_colour * len(stones))
+    middle = centres.mean(axis=0)
+    chosen = [int(np.argmin(((centres - middle) ** 2).sum(axis=1)))]
+    spread = 0.8 * float(np.sqrt(((centres - middle) ** 2).sum(axis=1)).max())
+    while len(chosen) < wanted:
+        gap = np.min(((centres[:, None, :] - centres[chosen][None, :, :]) ** 2).sum(axis=2), axis=1)
+        inside = np.sqrt(((centres - middle) ** 2).sum(axis=1)) <= spread
+        gap = np.where(inside, gap, -1.0)
+        gap[chosen] = -1.0
+        chosen.append(int(np.argmax(gap)))
+    return {cell: stones[k % len(stones)] for k, cell in enumerate(chosen)}
+
+
+def _moved(asked: dict[int, str], stones: tuple[str, ...]) -> dict[int, str]:
+    """The same stones, each moved to the cell of the next colour, so that every cell changes colour."""
+    return {cell: stones[(stones.index(symbol) + 1) % len(stones)] for cell, symbol in asked.items()}
+
+
+def _placing(geometry: Geometry, wanted: dict[int, str], verb: str) -> str:
+    parts = []
+    for symbol in dict.fromkeys(wanted.values()):
+        cells = [i for i, s in wanted.items() if s == symbol]
+        parts.append(f"a {COLOUR_WORDS[symbol]} stone on {_names(geometry, tuple(cells))}")
+    return f"{verb} " + "; ".join(parts) + " (the lit cells). Leave every other cell empty."
+
+
+def _names(geometry: Geometry, cells: tuple[int, ...]) -> str:
+    names = [geometry.cells[i].name for i in cells]
+    if len(names) == 1:
+        return f"cell {names[0]}"
+    if len(names) > 6:
+        return "cells " + ", ".join(names[:6]) + f" and {len(names) - 6} more"
+    return "cells " + ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _exposure(image: np.ndarray, config: GuidedConfig) -> list[Problem]:
+    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    if float(np.median(grey)) < config.dark_level:
+        return [Problem("the picture is too dark", "turn on a light over the board or raise the camera's exposure")]
+    if float((grey >= 250).mean()) > config.bright_level:
+        return [Problem("the picture is too bright", "lower the camera's exposure or move the lamp away")]
+    return []
+
+
+def _pitch_px(geometry: Geometry, homography: np.ndarray) -> float:
+    corners = np.array(geometry.corners, dtype=np.float64)
+    seen = cv2.perspectiveTransform(corners.reshape(-1, 1, 2), homography).reshape(4, 2)
+    board = float(np.linalg.norm(corners[2] - corners[0]))
+    return float(np.linalg.norm(seen[2] - seen[0])) / max(board, 1e-6)
+
+
+def _shift(geometry: Geometry, a: np.ndarray, b: np.ndarray) -> float:
+    """How far the board moved between two homographies, in cell pitches."""
+    corners = np.array(geometry.corners, dtype=np.float64).reshape(-1, 1, 2)
+    pa = cv2.perspectiveTransform(corners, a).reshape(4, 2)
+    pb = cv2.perspectiveTransform(corners, b).reshape(4, 2)
+    return float(np.linalg.norm(pa - pb, axis=1).max()) / max(_pitch_px(geometry, a), 1e-6)
+
+
+def draw_grid(image: np.ndarray, geometry: Geometry, homography: np.ndarray) -> np.ndarray:
+    """A copy of ``image`` with every cell outline of ``geometry`` drawn where ``homography`` puts it."""
+    out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    polygons = []
+    for cell in geometry.cells:
+        pts = np.array(geometry.polygon(cell), dtype=np.float64).reshape(-1, 1, 2)
+        polygons.append(np.round(cv2.perspectiveTransform(pts, homography) * 16).astype(np.int32))
+    cv2.polylines(out, polygons, True, (0, 255, 0), 2, cv2.LINE_AA, 4)
+    rows = geometry.row_cells
+    for row in (rows[0], rows[len(rows) // 2], rows[-1]):
+        for index in (row[0], row[-1]):
+            x, y = cv2.perspectiveTransform(np.array([[geometry.centres[index]]], dtype=np.float64), homography)[0, 0]
+            cv2.putText(
+                out,
+                geometry.cells[index].name,
+                (int(x) - 8, int(y) + 5),
+                cv2.FONT_HERSHEY_SIMPLEX,
+                0.45,
+                (0, 255, 255),
+                1,
+                cv2.LINE_AA,
+            )
+    return out

@@ -1,0 +1,111 @@
+"""The guided calibration, scripted against the simulated table: a newcomer's mistakes, plain problems, a
+working profile in under two minutes of simulated time."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration.guided import STEPS, GuidedCalibration, GuidedCalibrationError, choose_cells
+from calibration.profile import Profile, load_profile
+from calibration.ready import load_ready_profile, stones_in_play
+from calibration.simtable import CalibrationTable, run_on_table
+from calibration.terminal import run_guided
+from referee.geometry import parse_geometry
+from vision.pipeline import BoardReader
+
+TWO_MINUTES_S = 120.0
+
+
+def read_synthetic_game(profile: Profile, table: CalibrationTable, plies: int, seed: int) -> list[str]:
+    """Play random stones of the colours in play on the table, one at a time; the misread cells of every frame."""
+    geometry = profile.board
+    rng = np.random.default_rng(seed)
+    board = ["."] * len(geometry.cells)
+    reader = BoardReader(geometry, profile.locator, profile.colour_model)
+    wrong = []
+    for ply in range(plies):
+        empty = [i for i, s in enumerate(board) if s == "."]
+        board[int(rng.choice(empty))] = str(rng.choice(stones_in_play(geometry)))
+        image = table.renderer.render(tuple(board), seed=500 + ply, light=table.light).image
+        reading = reader.read(image)
+        wrong += [f"ply {ply}: {geometry.cells[i].name}" for i, s in enumerate(reading.symbols) if s != board[i]]
+    return wrong
+
+
+@pytest.mark.parametrize(("spec", "seed"), [("diamond:8", 3), ("hex-diamond:8", 4), ("trapezoid:8,8", 5)])
+def test_a_newcomer_with_every_usual_mistake_gets_a_working_profile_in_two_minutes(spec: str, seed: int) -> None:
+    geometry = parse_geometry(spec)
+    table = CalibrationTable(geometry, seed=seed, mistakes=True)
+    run = run_on_table(GuidedCalibration(geometry, start=load_ready_profile(spec)), table, limit_s=300.0)
+    assert run.flow.done, f"stuck at {run.flow.step.name}: {run.problems}"
+    assert run.seconds < TWO_MINUTES_S
+    said = "\n".join(run.problems)
+    assert "the picture is too dark: turn on a light" in said
+    assert "marker 2 (bottom right) not visible: move the camera or the board" in said
+    assert f"glare on cells {geometry.cells[table._far_cell(1)].name}" in said or "glare on cell" in said
+    assert f"a stone lies on cell {geometry.cells[table._far_cell()].name}: clear the board" in said
+    assert "no stone found on cell" in said and "stone there, in the middle of the cell" in said
+    assert read_synthetic_game(run.flow.profile, table, plies=12, seed=seed) == []
+
+
+def test_the_terminal_flow_prints_each_step_and_problem_and_saves_the_profile(tmp_path: Path) -> None:
+    lines: list[str] = []
+    lit: list[dict[int, str]] = []
+    output = tmp_path / "board.json"
+    args = argparse.Namespace(geometry="diamond:8", camera="sim:", start=None, overlay=None, output=str(output))
+    assert run_guided(args, say=lines.append, ask=lambda _: "y", light=lit.append) == 0
+    text = "\n".join(lines)
+    for title in ("== Find the board ==", "== Check the grid ==", "== Empty board ==", "== Read it back =="):
+        assert title in text
+    assert "  ! the picture is too dark: turn on a light over the board" in text
+    simulated = float(text.split("simulated time: ")[1].split(" s")[0])
+    assert simulated < TWO_MINUTES_S
+    profile = load_profile(output)
+    assert profile.led_map == load_ready_profile("diamond:8").led_map
+    assert set(profile.colour_model.classes) == {"o", "x", "="}
+    stones = [cells for cells in lit if cells]
+    assert len(stones) == 2 and len(stones[0]) == 6
+    assert lit[-1] == {}
+    assert (tmp_path / "board.grid.png").is_file()
+
+
+def test_saying_no_to_the_grid_finds_the_board_again() -> None:
+    geometry = parse_geometry("diamond:8")
+    table = CalibrationTable(geometry, seed=2, mistakes=False)
+    flow = GuidedCalibration(geometry)
+    while not flow.step.asks:
+        flow.offer(table.grab())
+    assert flow.answer(False).name == "locate"
+    assert flow.homography is None
+    while not flow.step.asks:
+        flow.offer(table.grab())
+    assert flow.answer(True).name == "empty"
+
+
+def test_steps_out_of_order_are_refused() -> None:
+    flow = GuidedCalibration(parse_geometry("grid:6x6"))
+    assert flow.step.name == STEPS[0]
+    with pytest.raises(GuidedCalibrationError, match="no question is asked"):
+        flow.answer(True)
+    with pytest.raises(GuidedCalibrationError, match="finish it first"):
+        _ = flow.profile
+    with pytest.raises(GuidedCalibrationError, match="not been captured"):
+        flow.again()
+    with pytest.raises(GuidedCalibrationError, match="not been found"):
+        flow.overlay(np.zeros((10, 10, 3), np.uint8))
+
+
+@pytest.mark.parametrize("spec", ["diamond:8", "hex-diamond:8", "trapezoid:8,8", "grid:6x6", "diamond:3"])
+def test_asked_cells_are_distinct_and_cover_every_colour(spec: str) -> None:
+    geometry = parse_geometry(spec)
+    stones = stones_in_play(geometry)
+    asked = choose_cells(geometry, stones, 2)
+    assert len(asked) == min(len(geometry.cells), 2 * len(stones))
+    assert set(asked.values()) == set(stones)
+    flow = GuidedCalibration(geometry)
+    assert set(flow.moved) == set(flow.asked)
+    assert all(flow.moved[c] != flow.asked[c] for c in flow.asked)
