@@ -1,0 +1,110 @@
+"""The automatic LED map, watched by the synthetic camera: exact for every wiring, clear when it cannot be."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from calibration.ledglow import add_glow
+from calibration.ledmap_auto import LedMapError, led_patterns, map_leds, with_led_map
+from calibration.printed import printed_board_renderer
+from calibration.ready import load_ready_profile
+from hardware.ledmap import LedLayout, LedMap, Wiring
+from referee.geometry import Geometry, parse_geometry
+from vision.locate import MarkerLocator
+from vision.synth import TYPICAL
+from vision.synth.render import sample_light
+
+WIRINGS = {
+    "row-major": LedMap(),
+    "serpentine": LedMap(wiring=Wiring.SERPENTINE),
+    "rotated 90": LedMap(rotation=90),
+    "rotated 180 serpentine": LedMap(rotation=180, wiring=Wiring.SERPENTINE),
+    "mirrored": LedMap(mirror=True),
+    "rotated 270 mirrored serpentine": LedMap(rotation=270, mirror=True, wiring=Wiring.SERPENTINE),
+}
+
+
+@dataclass
+class _Lit:
+    leds: frozenset[int] = frozenset()
+    frame: int = 0
+
+
+def emulated_table(geometry: Geometry, layout: LedLayout, seed: int) -> tuple[Callable, Callable, list[int]]:
+    """``light`` and ``grab`` for LEDs wired as ``layout`` under the printed board, seen by a synthetic camera
+    in a steady room light; and the list of LED sets lit, for checks."""
+    renderer = printed_board_renderer(geometry, seed, TYPICAL)
+    light = sample_light(np.random.default_rng(seed), TYPICAL.with_(glare_probability=0.0), glare=False)
+    state = _Lit()
+    shown: list[int] = []
+
+    def light_leds(leds: frozenset[int]) -> None:
+        assert all(0 <= led < layout.led_count for led in leds)
+        state.leds = leds
+        shown.append(len(leds))
+
+    def grab() -> np.ndarray:
+        state.frame += 1
+        frame = renderer.render("." * len(geometry.cells), seed=state.frame, light=light)
+        cells = [cell for cell, leds in enumerate(layout.cell_leds) if set(leds) & state.leds]
+        return add_glow(frame.image, geometry, frame.pose, cells)
+
+    return light_leds, grab, shown
+
+
+@pytest.mark.parametrize("spec", ["diamond:8", "hex-diamond:8", "trapezoid:8,8"])
+def test_the_map_is_exact_for_every_wiring(spec: str) -> None:
+    geometry = parse_geometry(spec)
+    for seed, (name, wiring) in enumerate(WIRINGS.items(), start=1):
+        layout = wiring.layout(geometry)
+        light, grab, shown = emulated_table(geometry, layout, seed)
+        result = map_leds(geometry, MarkerLocator.default(geometry), layout.led_count, light, grab)
+        assert result.cell_leds == tuple(leds[0] for leds in layout.cell_leds), name
+        assert result.frames == len(led_patterns(layout.led_count)) <= 2 * 7 + 2
+        assert shown[-1] == 0, "the LEDs are left off"
+        assert LedMap.from_table(result.table()).layout(geometry).cell_leds == layout.cell_leds
+
+
+def test_a_matrix_wider_than_the_board_leaves_its_spare_leds_out() -> None:
+    geometry = parse_geometry("grid:6x6")
+    layout = LedMap(stride=8, offset=3, led_count=64).layout(geometry)
+    light, grab, _ = emulated_table(geometry, layout, 9)
+    result = map_leds(geometry, MarkerLocator.default(geometry), 64, light, grab)
+    assert result.cell_leds == tuple(leds[0] for leds in layout.cell_leds)
+    profile = with_led_map(load_ready_profile("grid:6x6"), result)
+    assert profile.led_map == result.cell_leds
+
+
+def test_cells_without_an_led_are_named() -> None:
+    geometry = parse_geometry("diamond:8")
+    full = LedMap().layout(geometry)
+    table = {geometry.cells[i].name: leds for i, leds in enumerate(full.cell_leds) if geometry.cells[i].name != "h7"}
+    layout = LedMap.from_table(table, led_count=64).layout(geometry)
+    light, grab, _ = emulated_table(geometry, layout, 4)
+    result = map_leds(geometry, MarkerLocator.default(geometry), 64, light, grab)
+    assert result.cell_leds[geometry.index("h7")] is None
+    with pytest.raises(LedMapError, match="no LED lights h7: check the LEDs under those cells"):
+        result.led_map()
+
+
+def test_two_leds_under_one_cell_are_refused_in_plain_words() -> None:
+    geometry = parse_geometry("hex-diamond:8")
+    layout = LedMap(leds_per_cell=2).layout(geometry)
+    light, grab, _ = emulated_table(geometry, layout, 5)
+    with pytest.raises(LedMapError, match="more than one LED may light each of them"):
+        map_leds(geometry, MarkerLocator.default(geometry), layout.led_count, light, grab)
+
+
+def test_patterns_are_few_and_give_every_led_its_own_code() -> None:
+    patterns = led_patterns(92)
+    assert len(patterns) == 2 + 2 * 7
+    codes = {led: tuple(led in p for p in patterns[2::2]) for led in range(92)}
+    assert len(set(codes.values())) == 92
+    for on, off in zip(patterns[2::2], patterns[3::2], strict=True):
+        assert on | off == patterns[1] and not on & off
+    with pytest.raises(LedMapError, match="is the LED controller connected"):
+        led_patterns(0)
