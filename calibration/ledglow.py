@@ -52,6 +52,6 @@ def add_glow(
         near = pose.project(np.array([centre, centre + np.array([1.0, 0.0])]))
         pitches.append(float(np.linalg.norm(near[1] - near[0])))
     sigma = max(1.0, spread * float(np.median(pitches)))
-    mask = cv2.GaussianBlur(mask, (0, 0), sigma)
-    glow = mask[..., None] * (np.array(colour, np.float32) * strength)
+    blurred = np.asarray(cv2.GaussianBlur(mask, (0, 0), sigma), dtype=np.float32)
+    glow = blurred[..., None] * (np.array(colour, np.float32) * strength)
     return np.clip(image.astype(np.float32) + glow, 0, 255).astype(np.uint8)
