@@ -2,28 +2,39 @@
 
 :func:`start_demo` builds everything ``cascade demo`` runs: the store in a
 folder, the LEDs (``emu:`` by default), the live game, the page, and a worker
-that plays scripted games one after another through the camera loop — each
-game with one mistake the players fix once the companion points it out.
+that plays scripted games one after another — each game with one mistake the
+players fix once the companion points it out.
+
+With ``camera=True`` the synthetic camera films the table and every frame goes
+through the vision pipeline (locate, measure, classify, stabilise); with
+``camera=False`` the table's boards go straight to the referee as readings
+(hands over the board as occluded readings), for a machine too slow to render
+and read frames, or a vision package without its stabiliser.
 """
 
 from __future__ import annotations
 
+import importlib.util
+import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 from companion.live import LiveGame
 from companion.runner import CameraLoop, Steadier
-from companion.scenario import script_game
+from companion.scenario import Script, script_game
 from companion.session import Session
 from companion.store import Store
 from companion.table import ScriptedTable, TableFrame
 from referee.game import make_rules
-from vision.pipeline import BoardReader
 
 MISTAKE_AT = 2
 PAUSE_BETWEEN_GAMES_S = 4.0
+FRAMES_PER_STEP = 6
+
+Player = Callable[[Script, threading.Event], None]
 
 
 def open_steadier(geometry_size: int) -> Steadier:
@@ -31,6 +42,14 @@ def open_steadier(geometry_size: int) -> Steadier:
     from vision.stabilise import Stabiliser
 
     return Stabiliser()
+
+
+def camera_available() -> bool:
+    """True when the vision package offers everything the filmed demo needs (its stabiliser)."""
+    try:
+        return importlib.util.find_spec("vision.stabilise") is not None
+    except (ModuleNotFoundError, ValueError):
+        return "vision.stabilise" in sys.modules
 
 
 def start_demo(
@@ -43,14 +62,19 @@ def start_demo(
     host: str = "127.0.0.1",
     port: int = 0,
     games: int | None = None,
+    camera: bool | None = None,
 ) -> Session:
-    """Start a demo session in ``folder`` (the store goes there); ``games``: stop after that many."""
+    """Start a demo session in ``folder`` (the store goes there); ``games``: stop after that many.
+
+    ``camera``: film the table (True), feed its boards directly (False), or
+    film it when the vision package can (None).
+    """
     from hardware import open_leds
 
+    filmed = camera_available() if camera is None else camera
     rules = make_rules(game, board)
     geometry = rules.geometry
-    table = ScriptedTable(geometry, seed=seed + 6)
-    profile = table.calibrate()
+    table = ScriptedTable(geometry, seed=seed + 6) if filmed else None
     store = Store(Path(folder) / "demo-games.sqlite3")
     leds = open_leds(leds_spec, geometry)
     try:
@@ -60,20 +84,13 @@ def start_demo(
         leds.close()
         store.close()
         raise
-    reader = BoardReader(geometry, profile.locator, profile.colour_model)
-    loop = CameraLoop(live, reader, open_steadier(len(geometry)))
+    session.filmed = filmed
+    play_script = _filmed(live, table, fps) if table is not None else _direct(live, fps)
 
     def play(stop: threading.Event) -> None:
         number = 0
         while not stop.is_set() and (games is None or number < games):
-            script = script_game(rules.start(), seed=seed + number, mistake_at=MISTAKE_AT)
-            loop.run(
-                table.frames(script),
-                stop,
-                fps=fps,
-                image_of=_image,
-                buttons_of=_buttons,
-            )
+            play_script(script_game(rules.start(), seed=seed + number, mistake_at=MISTAKE_AT), stop)
             number += 1
             if stop.is_set() or (games is not None and number >= games):
                 break
@@ -81,9 +98,41 @@ def start_demo(
                 break
             live.perform("new_game", {})
 
-    session.start_worker("demo-camera", play)
-    session.camera_loop = loop  # type: ignore[attr-defined]
+    session.start_worker("demo-table", play)
     return session
+
+
+def _filmed(live: LiveGame, table: ScriptedTable, fps: float | None) -> Player:
+    from vision.pipeline import BoardReader
+
+    profile = table.calibrate()
+    geometry = table.geometry
+    loop = CameraLoop(live, BoardReader(geometry, profile.locator, profile.colour_model), open_steadier(len(geometry)))
+
+    def play(script: Script, stop: threading.Event) -> None:
+        loop.run(table.frames(script), stop, fps=fps, image_of=_image, buttons_of=_buttons)
+
+    return play
+
+
+def _direct(live: LiveGame, fps: float | None) -> Player:
+    step_s = FRAMES_PER_STEP / fps if fps else 0.0
+
+    def play(script: Script, stop: threading.Event) -> None:
+        for step in script.steps:
+            if stop.is_set():
+                return
+            if step.hand:
+                live.on_reading((), occluded=True)
+                if step_s and stop.wait(step_s / 3):
+                    return
+            live.on_reading(step.board)
+            if step.button:
+                live.on_button(step.button)
+            if step_s and stop.wait(step_s):
+                return
+
+    return play
 
 
 def _image(frame: TableFrame) -> np.ndarray:

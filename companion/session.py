@@ -47,6 +47,7 @@ class Session:
         self._workers: list[threading.Thread] = []
         self.worker_error: BaseException | None = None
         self.extra_closers: list[Callable[[], object]] = []
+        self.filmed = True  # False when readings come straight from a script, not from camera frames
 
     @property
     def urls(self) -> Urls:

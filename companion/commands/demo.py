@@ -29,6 +29,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--fps", type=float, default=8.0, help="camera frames per second (default 8)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scripted games (default 1)")
     parser.add_argument("--leds", default="emu:", help="LED spec (default emu:, the device emulator)")
+    parser.add_argument(
+        "--no-camera",
+        action="store_true",
+        help="feed the table's boards straight to the referee instead of filming them (for a slow machine)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -54,9 +59,11 @@ def run(args: argparse.Namespace) -> int:
             leds_spec=args.leds,
             host=args.host,
             port=args.port,
+            camera=False if args.no_camera else None,
         )
         urls = session.urls
-        print(f"The board companion demo: {args.game} on {session.live.position.rules.spec}", flush=True)
+        how = "filmed by the synthetic camera" if session.filmed else "boards fed straight to the referee, no camera"
+        print(f"The board companion demo: {args.game} on {session.live.position.rules.spec}, {how}", flush=True)
         print(f"  watch the game:      {urls.page}", flush=True)
         print(f"  with the controls:   {urls.control}", flush=True)
         print(f"  action token:        {urls.token}", flush=True)

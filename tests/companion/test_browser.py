@@ -68,7 +68,7 @@ def test_the_page_follows_a_running_demo(tmp_path, browser, artifacts):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    session = start_demo(tmp_path, fps=8.0, games=1, leds_spec="emu:", port=0)
+    session = start_demo(tmp_path, fps=8.0, games=1, leds_spec="emu:", port=0, camera=True)
     shots = artifacts / "browser"
     shots.mkdir(exist_ok=True)
     try:

@@ -29,8 +29,10 @@ def wait_for_line(process: subprocess.Popen, text: str) -> str:
     raise AssertionError(f"the demo ended without printing {text!r}")
 
 
-def test_demo_plays_a_whole_game_with_its_mistake_caught(tmp_path):
-    session = start_demo(tmp_path, fps=None, games=1, leds_spec="emu:", port=0)
+@pytest.mark.parametrize("camera", [True, False], ids=["filmed", "direct"])
+def test_demo_plays_a_whole_game_with_its_mistake_caught(tmp_path, camera):
+    session = start_demo(tmp_path, fps=None, games=1, leds_spec="emu:", port=0, camera=camera)
+    assert session.filmed is camera
     seen_alerts = []
     viewer = session.live.broadcaster.subscribe()
     stream = session.live.broadcaster.stream(viewer)

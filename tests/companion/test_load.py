@@ -14,7 +14,7 @@ DURATION_S = 30.0
 
 @pytest.mark.slow
 def test_200_viewers_for_30_seconds_do_not_stall_the_game(tmp_path):
-    session = start_demo(tmp_path, fps=8.0, leds_spec="emu:", port=0)
+    session = start_demo(tmp_path, fps=8.0, leds_spec="emu:", port=0, camera=True)
     live = session.live
     crowd = stalled = None
     try:
