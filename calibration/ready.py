@@ -73,21 +73,30 @@ def load_ready_profile(spec: str) -> Profile:
     return load_profile(ready_profile_path(spec))
 
 
-def row_major_leds(geometry: Geometry) -> tuple[int, ...]:
-    """The LED of every cell (canonical order) when LEDs run row by row from the top, each row left to right.
+def row_major_leds(geometry: Geometry, serpentine: bool = False) -> tuple[int, ...]:
+    """The LED of every cell (canonical order) when LEDs run row by row from the top, each row left to right
+    (with ``serpentine``, every second row right to left: a zig-zag strip).
 
     Rows are the board's physical rows: the squares of a square board (so
     ``diamond:8`` is an 8×8 matrix under the untilted checkerboard), the
     rows of a hex board, the lines of a point lattice.
     """
 
-    def place(index: int) -> tuple[int, float]:
-        x, y = geometry.centres[index]
+    def row(index: int) -> int:
+        y = geometry.centres[index][1]
         if geometry.layout is Layout.SQUARE:
-            return (int(y), x)
+            return int(y)
         if geometry.layout is Layout.HEX:
-            return (geometry.cells[index].row, x)
-        return (round(y), x)
+            return geometry.cells[index].row
+        return round(y)
+
+    rows = sorted({row(i) for i in range(len(geometry.cells))})
+    rank = {r: k for k, r in enumerate(rows)}
+
+    def place(index: int) -> tuple[int, float]:
+        x = geometry.centres[index][0]
+        k = rank[row(index)]
+        return (k, -x if serpentine and k % 2 == 1 else x)
 
     order = sorted(range(len(geometry.cells)), key=place)
     leds = [0] * len(order)

@@ -10,30 +10,14 @@ import numpy as np
 import pytest
 
 from calibration.guided import STEPS, GuidedCalibration, GuidedCalibrationError, choose_cells
-from calibration.profile import Profile, load_profile
+from calibration.profile import load_profile
 from calibration.ready import load_ready_profile, stones_in_play
+from calibration.scenarios import read_game
 from calibration.simtable import CalibrationTable, run_on_table
 from calibration.terminal import run_guided
 from referee.geometry import parse_geometry
-from vision.pipeline import BoardReader
 
 TWO_MINUTES_S = 120.0
-
-
-def read_synthetic_game(profile: Profile, table: CalibrationTable, plies: int, seed: int) -> list[str]:
-    """Play random stones of the colours in play on the table, one at a time; the misread cells of every frame."""
-    geometry = profile.board
-    rng = np.random.default_rng(seed)
-    board = ["."] * len(geometry.cells)
-    reader = BoardReader(geometry, profile.locator, profile.colour_model)
-    wrong = []
-    for ply in range(plies):
-        empty = [i for i, s in enumerate(board) if s == "."]
-        board[int(rng.choice(empty))] = str(rng.choice(stones_in_play(geometry)))
-        image = table.renderer.render(tuple(board), seed=500 + ply, light=table.light).image
-        reading = reader.read(image)
-        wrong += [f"ply {ply}: {geometry.cells[i].name}" for i, s in enumerate(reading.symbols) if s != board[i]]
-    return wrong
 
 
 @pytest.mark.parametrize(("spec", "seed"), [("diamond:8", 3), ("hex-diamond:8", 4), ("trapezoid:8,8", 5)])
@@ -49,7 +33,7 @@ def test_a_newcomer_with_every_usual_mistake_gets_a_working_profile_in_two_minut
     assert f"glare on cells {geometry.cells[table._far_cell(1)].name}" in said or "glare on cell" in said
     assert f"a stone lies on cell {geometry.cells[table._far_cell()].name}: clear the board" in said
     assert "no stone found on cell" in said and "stone there, in the middle of the cell" in said
-    assert read_synthetic_game(run.flow.profile, table, plies=12, seed=seed) == []
+    assert read_game(run.flow.profile, table.renderer, table.light, plies=12, seed=seed) == []
 
 
 def test_the_terminal_flow_prints_each_step_and_problem_and_saves_the_profile(tmp_path: Path) -> None:

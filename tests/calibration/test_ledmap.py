@@ -3,20 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 
-import numpy as np
 import pytest
 
-from calibration.ledglow import add_glow
 from calibration.ledmap_auto import LedMapError, led_patterns, map_leds, with_led_map
-from calibration.printed import printed_board_renderer
 from calibration.ready import load_ready_profile
+from calibration.scenarios import emulated_leds
 from hardware.ledmap import LedLayout, LedMap, Wiring
 from referee.geometry import Geometry, parse_geometry
 from vision.locate import MarkerLocator
-from vision.synth import TYPICAL
-from vision.synth.render import sample_light
 
 WIRINGS = {
     "row-major": LedMap(),
@@ -28,32 +23,16 @@ WIRINGS = {
 }
 
 
-@dataclass
-class _Lit:
-    leds: frozenset[int] = frozenset()
-    frame: int = 0
-
-
 def emulated_table(geometry: Geometry, layout: LedLayout, seed: int) -> tuple[Callable, Callable, list[int]]:
-    """``light`` and ``grab`` for LEDs wired as ``layout`` under the printed board, seen by a synthetic camera
-    in a steady room light; and the list of LED sets lit, for checks."""
-    renderer = printed_board_renderer(geometry, seed, TYPICAL)
-    light = sample_light(np.random.default_rng(seed), TYPICAL.with_(glare_probability=0.0), glare=False)
-    state = _Lit()
-    shown: list[int] = []
+    """The scene's ``light`` and ``grab`` for LEDs wired as ``layout``, and the sizes of the LED sets lit."""
+    light, grab, shown = emulated_leds(geometry, layout.cell_leds, layout.led_count, seed)
+    sizes: list[int] = []
 
     def light_leds(leds: frozenset[int]) -> None:
-        assert all(0 <= led < layout.led_count for led in leds)
-        state.leds = leds
-        shown.append(len(leds))
+        light(leds)
+        sizes.append(len(shown[-1]))
 
-    def grab() -> np.ndarray:
-        state.frame += 1
-        frame = renderer.render("." * len(geometry.cells), seed=state.frame, light=light)
-        cells = [cell for cell, leds in enumerate(layout.cell_leds) if set(leds) & state.leds]
-        return add_glow(frame.image, geometry, frame.pose, cells)
-
-    return light_leds, grab, shown
+    return light_leds, grab, sizes
 
 
 @pytest.mark.parametrize("spec", ["diamond:8", "hex-diamond:8", "trapezoid:8,8"])

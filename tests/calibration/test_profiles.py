@@ -17,7 +17,7 @@ from calibration.ready import (
     row_major_leds,
     stones_in_play,
 )
-from hardware.ledmap import LedMap
+from hardware.ledmap import LedMap, Wiring
 from referee.geometry import parse_geometry
 from vision.locate import MarkerLocator
 from vision.pipeline import BoardReader
@@ -43,6 +43,8 @@ def test_ready_profile_matches_the_sheet_and_the_standard_wiring(spec: str) -> N
     layout = LedMap().layout(geometry)
     assert profile.led_map == row_major_leds(geometry)
     assert profile.led_map == tuple(leds[0] for leds in layout.cell_leds)
+    zigzag = LedMap(wiring=Wiring.SERPENTINE).layout(geometry)
+    assert row_major_leds(geometry, serpentine=True) == tuple(leds[0] for leds in zigzag.cell_leds)
 
 
 @pytest.mark.parametrize("spec", sorted(READY))
