@@ -17,6 +17,7 @@ TARGETS = {
     "link": ("firmware_bridge.bench", "LED frames per second and round trip through the serial link"),
     "leds": ("hardware.bench", "time to push a full-board update through each LED driver"),
     "live": ("companion.bench_live", "latency from a drop to the LEDs, frames per second with viewers"),
+    "calibration": ("calibration.bench", "guided calibration time, LED map exactness, reading under drifting light"),
 }
 
 
