@@ -24,8 +24,9 @@ def split_spec(spec: str, what: str = "LEDs") -> tuple[str, str, dict[str, str]]
     """(kind, rest, options) of ``kind:rest?a=1&b=2``."""
     kind, sep, rest = spec.strip().partition(":")
     if not sep:
+        kind_of = "an LED spec" if what == "LEDs" else "a buttons spec"
         forms = LED_FORMS if what == "LEDs" else BUTTON_FORMS
-        raise LedSpecError(f"'{spec}' is not a spec for {what}: write one of {forms}")
+        raise LedSpecError(f"'{spec}' is not {kind_of}: write one of {forms}")
     body, _, query = rest.partition("?")
     try:
         options = dict(parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query)))
