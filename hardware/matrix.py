@@ -141,10 +141,14 @@ class AnimatedMatrix(LedMatrix):
             with self._lock:
                 if self._closed:
                     return
-                if all(light.pattern is Pattern.STEADY for light in self._shown.values()):
+                if not self.moving(self._shown):
                     continue
                 self.tick = (self.tick + 1) % CYCLE_TICKS
                 self._push(self._shown, self.tick)
+
+    def moving(self, frame: CellFrame) -> bool:
+        """Whether ``frame`` changes from tick to tick (then the thread keeps pushing it)."""
+        return any(light.pattern is not Pattern.STEADY for light in frame.values())
 
     def render(self, tick: int) -> None:
         """Push the LED state of ``tick`` of the frame on display (for tests and benchmarks)."""

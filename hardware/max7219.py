@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from hardware import chips as chip_regs
-from hardware.blink import mono_lit
+from hardware.blink import mono_lit, mono_sequence
 from hardware.errors import LedMapError
 from hardware.frame import CellFrame
 from hardware.gpio import Options, open_spi, pin_factory_from
@@ -85,6 +85,10 @@ class Max7219Matrix(AnimatedMatrix):
 
     def _write_all(self, register: int, value: int) -> None:
         self._write([register << 8 | value] * self.chip_count)
+
+    def moving(self, frame: CellFrame) -> bool:
+        """Every colour but white blinks its code, steady or not."""
+        return any(len(set(mono_sequence(light))) > 1 for light in frame.values())
 
     def rows_for(self, frame: CellFrame, tick: int) -> list[list[int]]:
         """The eight digit-row bytes of every chip for ``frame`` at ``tick``."""

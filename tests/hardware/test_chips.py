@@ -23,7 +23,8 @@ WHITE = CellLight(Colour.WHITE)
 
 def max7219(spec: str, board: str, led_map: LedMap | None = None, **options: Any) -> Max7219Matrix:
     """A MAX7219 matrix on mock pins, stepped by hand."""
-    matrix = open_leds(spec, board, led_map, animate=False, **options)
+    options.setdefault("animate", False)
+    matrix = open_leds(spec, board, led_map, **options)
     assert isinstance(matrix, Max7219Matrix)
     return matrix
 
@@ -177,3 +178,15 @@ def test_bad_gpio_specs_say_what_to_do(spec: str, error: type[Exception], messag
 def test_a_max7219_chain_too_short_for_the_map() -> None:
     with pytest.raises(LedMapError, match="add chips"):
         open_leds("gpio:max7219?factory=mock&chips=1", "grid:8x8", LedMap(offset=1), animate=False)
+
+
+def test_the_max7219_animates_colour_codes_of_steady_cells() -> None:
+    chain = Max7219Chain(1)
+    factory = mock_factory()
+    attach_spi_chain(factory, chain, clock_pin=11, mosi_pin=10, select_pin=8)
+    with max7219("gpio:max7219", "grid:2x2", pin_factory=factory, animate=True) as matrix:
+        matrix.show(CellFrame({0: CellLight(Colour.WHITE)}))
+        assert not matrix.moving(matrix.shown())
+        matrix.show(CellFrame({0: CellLight(Colour.BLACK)}))  # steady, but black's code blinks
+        latches = chain.latches
+        assert chain.wait_latches(latches + 1, timeout_s=10.0), "the colour code was never stepped"
