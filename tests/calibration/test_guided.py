@@ -93,3 +93,18 @@ def test_asked_cells_are_distinct_and_cover_every_colour(spec: str) -> None:
     flow = GuidedCalibration(geometry)
     assert set(flow.moved) == set(flow.asked)
     assert all(flow.moved[c] != flow.asked[c] for c in flow.asked)
+
+
+def test_bench_calibration_prints_the_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from companion.cli import main
+
+    args = ["bench", "calibration", "--boards", "grid:6x6", "--parts", "ledmap,drift", "--plies", "2", "--json"]
+    assert main(args) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert {row["wiring"] for row in figures["ledmap"]} == {"row-major", "serpentine", "reversed (rotated 180)"}
+    assert all(row["exact"] and row["frames"] == 14 for row in figures["ledmap"])
+    assert figures["guided"] == [] and len(figures["drift"]) == 4
+    assert main(["bench", "calibration", "--parts", "speed"]) == 2
+    assert "choose among guided, ledmap, drift" in capsys.readouterr().err
