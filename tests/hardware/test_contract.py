@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hardware import (
     EMPTY,
@@ -89,3 +91,34 @@ def test_every_board_shape(driver: str, open_driver: Opener) -> None:
         frame = every_light_frame(len(parse_geometry(spec)))
         opened.matrix.show(frame)
         assert opened.observe() == frame, spec
+
+
+lights = st.builds(CellLight, st.sampled_from(list(Colour)), st.sampled_from(list(Pattern)))
+maps = st.builds(
+    LedMap,
+    wiring=st.sampled_from(list(Wiring)),
+    rotation=st.sampled_from([0, 90, 180, 270]),
+    mirror=st.booleans(),
+    offset=st.integers(0, 9),
+    leds_per_cell=st.integers(1, 2),
+)
+
+
+@pytest.mark.parametrize("driver", ["gpio:max7219", "gpio:hc595", "console:"])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    board=st.sampled_from(["diamond:4", "trapezoid:3,4", "grid:5x3"]),
+    led_map=maps,
+    data=st.data(),
+)
+def test_any_frame_on_any_map_reads_back(driver: str, board: str, led_map: LedMap, data: st.DataObject) -> None:
+    from tests.hardware.conftest import open_with_observer
+
+    cells = len(parse_geometry(board))
+    frame = CellFrame(data.draw(st.dictionaries(st.integers(0, cells - 1), lights, max_size=cells)))
+    opened = open_with_observer(driver, board, led_map)
+    try:
+        opened.matrix.show(frame)
+        assert opened.observe() == frame
+    finally:
+        opened.matrix.close()
