@@ -65,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--hold-s",
         type=seconds,
         metavar="S",
-        help="seconds to keep them lit (default: 0 for console: and none:, else until Ctrl-C)",
+        help="seconds to keep them lit (default: until Ctrl-C on real LEDs, 0 on simulated ones)",
     )
     show.set_defaults(run=run_show)
 
@@ -135,7 +135,8 @@ def run_show(args: argparse.Namespace) -> int:
 
     geometry, led_map = board_and_map(args)
     frame = CellFrame.parse(geometry, args.cells)
-    virtual = args.leds.strip().startswith(("console:", "none:"))
+    spec = args.leds.strip()
+    virtual = spec.startswith(("console:", "none:", "emu:", "sim:")) or "factory=mock" in spec
     hold = args.hold_s if args.hold_s is not None else (0.0 if virtual else None)
     with open_leds(args.leds, geometry, led_map) as leds:
         leds.show(frame)
