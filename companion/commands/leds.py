@@ -141,7 +141,7 @@ def run_show(args: argparse.Namespace) -> int:
     with open_leds(args.leds, geometry, led_map) as leds:
         leds.show(frame)
         if not args.leds.strip().startswith("console:"):
-            print(f"{args.leds}: {frame.describe(geometry) or 'all dark'}", file=sys.stderr)
+            print(f"{args.leds} shows {frame.describe(geometry) or 'all dark'}", file=sys.stderr)
         if hold is None:
             print("Ctrl-C turns them off", file=sys.stderr)
             with contextlib.suppress(KeyboardInterrupt):

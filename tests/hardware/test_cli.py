@@ -38,7 +38,7 @@ def test_show_on_other_boards_and_drivers(capsys: pytest.CaptureFixture[str]) ->
         )
         == 0
     )
-    assert "gpio:hc595?factory=mock: a1=o" in capsys.readouterr().err
+    assert "gpio:hc595?factory=mock shows a1=o" in capsys.readouterr().err
     spec = "emu:"
     assert main(["leds", "show", "--leds", spec, "--board", "trapezoid:8,8", "--cells", "a1=x!!", "--hold-s", "0"]) == 0
 
