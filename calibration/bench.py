@@ -28,7 +28,13 @@ class BenchArgumentError(ValueError):
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of the calibration benchmark."""
-    parser.add_argument("--boards", default=",".join(BOARDS), help=f"boards to measure (default {','.join(BOARDS)})")
+    parser.add_argument(
+        "--boards",
+        nargs="+",
+        default=list(BOARDS),
+        metavar="BOARD",
+        help=f"boards to measure (default {' '.join(BOARDS)})",
+    )
     parser.add_argument("--plies", type=int, default=40, help="plies of each drifting-light game (default 40)")
     parser.add_argument(
         "--parts", default=",".join(PARTS), help=f"what to measure, among {','.join(PARTS)} (default all)"
@@ -37,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Measure and print the figures (one JSON object with --json)."""
-    boards = [b.strip() for b in args.boards.split(",") if b.strip()]
+    boards = [b.strip() for b in args.boards if b.strip()]
     parts = {p.strip() for p in args.parts.split(",") if p.strip()}
     if not parts <= set(PARTS) or not parts:
         raise BenchArgumentError(f"--parts {args.parts}: choose among {', '.join(PARTS)}")

@@ -108,3 +108,14 @@ def test_bench_calibration_prints_the_figures(capsys: pytest.CaptureFixture[str]
     assert figures["guided"] == [] and len(figures["drift"]) == 4
     assert main(["bench", "calibration", "--parts", "speed"]) == 2
     assert "choose among guided, ledmap, drift" in capsys.readouterr().err
+
+
+def test_a_checkerboard_found_once_is_kept_as_fixed_corners() -> None:
+    from vision.locate import CheckerboardLocator, CornerLocator
+
+    geometry = parse_geometry("diamond:8")
+    table = CalibrationTable(geometry, seed=6, mistakes=False)
+    run = run_on_table(GuidedCalibration(geometry, locator=CheckerboardLocator()), table, limit_s=200.0)
+    assert run.flow.done and run.seconds < TWO_MINUTES_S
+    assert isinstance(run.flow.profile.locator, CornerLocator)
+    assert read_game(run.flow.profile, table.renderer, table.light, plies=8, seed=6) == []
