@@ -32,7 +32,7 @@ from typing import Any, Protocol
 
 from companion.assess import Assessment, Kind, assess, ply_text
 from companion.errors import LiveGameError
-from companion.snapshot import Snapshot
+from companion.snapshot import CellMark, Snapshot
 from companion.store import Store
 from companion.web.broadcast import Broadcaster, encode_event
 from referee.rules import Move, Position
@@ -83,6 +83,8 @@ class LiveGame:
         self._tentative: Move | None = None
         self._undo_to: int | None = None
         self._corrections: dict[int, Correction] = {}
+        self._retracted: tuple[str, ...] | None = None
+        self._retracted_words = ""
         self._note = ""
         self._seq = 0
         self._frames = 0
@@ -208,6 +210,12 @@ class LiveGame:
             self._assessment = Assessment(Kind.SAME)
             self._refresh(show_leds=True)
             return
+        if self._retracted is not None and observed != self._retracted:
+            self._retracted = None
+        if self._retracted is not None:
+            self._assessment = _undo_left(position, observed, self._retracted_words)
+            self._refresh(show_leds=True)
+            return
         found = assess(position, observed)
         if self._tentative is not None:
             found = self._follow_tentative(position, observed, found)
@@ -280,6 +288,9 @@ class LiveGame:
         self._moves = []
         self._tentative = None
         self._undo_to = None
+        if self._observed is not None and self._observed != self._start.symbols():
+            self._retracted = self._observed
+            self._retracted_words = "New game"
         return "New game: set the board to its start position"
 
     def _undo(self, params: dict[str, str]) -> str:
@@ -302,6 +313,9 @@ class LiveGame:
         if self.position.is_over:
             raise LiveGameError("the game has ended; start a new game")
         self.store.take_back(self.game_id, count)
+        if self._observed is not None and self._observed == self.position.symbols():
+            self._retracted = self._observed  # the board still shows the plies taken back
+            self._retracted_words = "Undone"
         del self._moves[keep:]
         self._undo_to = None
         self._tentative = None
@@ -477,6 +491,23 @@ class LiveGame:
         self.broadcaster.close()
         with self._camera_cond:
             self._camera_cond.notify_all()
+
+
+def _undo_left(position: Position, observed: tuple[str, ...], words: str) -> Assessment:
+    """The board still shows plies that were taken back: the cells to set back, as errors."""
+    geometry = position.geometry
+    expected = position.symbols()
+    marks = tuple(
+        CellMark(geometry.cells[i].name, want)
+        for i, (want, seen) in enumerate(zip(expected, observed, strict=True))
+        if want != seen
+    )
+    off = [m.cell for m in marks if m.need == EMPTY]
+    if off:
+        words = f"{words}: take the stone{'s' if len(off) > 1 else ''} off {', '.join(off)}"
+    others = [f"{m.cell} should be {COLOUR_NAMES.get(m.need[:1], m.need)}" for m in marks if m.need != EMPTY]
+    alerts = (words + ("; " + "; ".join(others) if others else ""),)
+    return Assessment(Kind.ERROR, alerts[0], errors=marks, alerts=alerts)
 
 
 _INVITATION = {

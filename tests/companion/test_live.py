@@ -175,3 +175,29 @@ def test_a_cascades_turn_ends_with_the_opponents_next_stone(tmp_path):
         live.on_reading(after_white.symbols())
         assert [str(m.ply) for m in live.moves][:2] == [str(first.ply), str(black)]
         assert [p.ply for p in store.plies(live.game_id)][:2] == [str(first.ply), str(black)]
+
+
+def test_an_undo_waits_for_the_stones_to_be_taken_off(tmp_path):
+    start = make_rules("cascade", "diamond:3").start()
+    dropped = start.play("o c1").position.symbols()
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(start, store)
+        live.on_reading(dropped)
+        live.perform("undo", {})
+        snap = live.on_reading(dropped)
+        assert live.moves == () and snap.alerts == ("Undone: take the stone off c1",)
+        live.on_reading(start.symbols())
+        assert live.snapshot().alerts == ()
+        live.on_reading(dropped)
+        assert [str(m.ply) for m in live.moves] == ["o c1"]
+
+
+def test_a_new_game_asks_for_the_board_to_be_cleared(tmp_path):
+    start = make_rules("cascade", "diamond:3").start()
+    dropped = start.play("o c1").position.symbols()
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(start, store)
+        live.on_reading(dropped)
+        live.perform("new_game", {})
+        assert live.snapshot().alerts == ("New game: take the stone off c1",)
+        assert store.games()[0].result == "*"
