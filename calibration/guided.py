@@ -199,15 +199,13 @@ class GuidedCalibration:
         g = self.geometry
         if name == "locate":
             how = (
-                "all four printed markers"
+                "all four printed markers are"
                 if isinstance(self.locator, MarkerLocator)
-                else "the whole empty checkerboard"
+                else "the whole empty checkerboard is"
                 if isinstance(self.locator, CheckerboardLocator)
-                else "the board"
+                else "the board is"
             )
-            return Step(
-                name, "Find the board", f"Point the camera at the board so that {how} are in view; hold it still."
-            )
+            return Step(name, "Find the board", f"Point the camera at the board so that {how} in view; hold it still.")
         if name == "confirm":
             return Step(
                 name,

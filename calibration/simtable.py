@@ -7,7 +7,9 @@ the flow shows and acts on them, taking simulated time for every action
 (hands over the board while placing a stone). With ``mistakes`` the newcomer
 first makes the usual ones, once each: the lamp is off, a book covers a
 marker, a stone is left on the board, the lamp glares on a cell, a stone is
-forgotten. Time is simulated: :attr:`CalibrationTable.clock_s` advances by
+forgotten. With a ``led_wiring`` (the LED under each cell) the table has
+LEDs, lit by :meth:`CalibrationTable.light_leds`, whose glow the camera
+sees. Time is simulated: :attr:`CalibrationTable.clock_s` advances by
 one frame period per :meth:`grab`, and by the time the newcomer takes to
 answer a question.
 
@@ -23,6 +25,7 @@ import cv2
 import numpy as np
 
 from calibration.guided import Check, GuidedCalibration, Step
+from calibration.ledglow import add_glow
 from calibration.printed import printed_board_renderer
 from referee.geometry import Geometry
 from vision.markers import default_markers
@@ -61,8 +64,11 @@ class CalibrationTable:
         size: tuple[int, int] = (960, 540),
         fps: float = 2.0,
         mistakes: bool = True,
+        led_wiring: tuple[int, ...] | None = None,
     ) -> None:
         self.geometry = geometry
+        self.led_wiring = led_wiring
+        self.lit_leds: frozenset[int] = frozenset()
         self.renderer = printed_board_renderer(geometry, seed, conditions.with_(glare_probability=0.0), size)
         self.seed = seed
         self.fps = fps
@@ -118,6 +124,9 @@ class CalibrationTable:
             )
         frame = self.renderer.render(tuple(self.board), seed=self._frame, light=light, hand=hand, random_hand=False)
         image = frame.image
+        if self.led_wiring is not None and self.lit_leds:
+            cells = [cell for cell, led in enumerate(self.led_wiring) if led in self.lit_leds]
+            image = add_glow(image, self.geometry, frame.pose, cells)
         if self.book_on_marker:
             image = self._cover_marker(image, 2)
         return image
@@ -130,6 +139,12 @@ class CalibrationTable:
         out = image.copy()
         cv2.fillConvexPoly(out, np.round(seen).astype(np.int32), (40, 60, 150), cv2.LINE_AA)
         return out
+
+    def light_leds(self, leds: frozenset[int]) -> None:
+        """Light exactly these LEDs under the board (``led_wiring`` says which cell each one sits under)."""
+        if self.led_wiring is None:
+            raise ValueError("this simulated table has no LEDs: give it a led_wiring")
+        self.lit_leds = frozenset(leds)
 
     # --- the newcomer ------------------------------------------------------------------------------------
 

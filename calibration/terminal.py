@@ -118,6 +118,26 @@ def _ask_grid(ask: Ask, say: Say) -> bool:
         say("  answer y (yes), n (no) or q (quit)")
 
 
+def map_leds_in_terminal(
+    profile: Profile, led_count: int, light: Callable[[frozenset[int]], None], grab: Grab, say: Say
+) -> Profile:
+    """Measure the LED under every cell (see :mod:`calibration.ledmap_auto`) and put it into ``profile``."""
+    from calibration.ledmap_auto import led_patterns, map_leds, with_led_map
+
+    say("== LED map ==")
+    say(f"Keep the board empty and still: {len(led_patterns(led_count))} pictures with LED patterns follow.")
+
+    def frames() -> np.ndarray:
+        image = grab()
+        if image is None:
+            raise GuidedStopError("the camera gave no more pictures while mapping the LEDs: check it and map again")
+        return image
+
+    result = map_leds(profile.board, profile.locator, led_count, light, frames)
+    say(f"  ok: {sum(led is not None for led in result.cell_leds)} cells, each with its own LED")
+    return with_led_map(profile, result)
+
+
 # --- the command -----------------------------------------------------------------------------------------
 
 
@@ -126,11 +146,26 @@ def add_guided_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--camera", default="0", help="the camera: 0, /dev/video0, file:..., or sim: (simulated table)")
     parser.add_argument("--start", metavar="PROFILE", help="a profile to start from (default: the ready profile)")
     parser.add_argument("--overlay", metavar="PNG", help="where to save the picture with the found grid")
+    parser.add_argument(
+        "--sim-wiring",
+        choices=("rows", "serpentine"),
+        help="with --camera sim:, put LEDs under the simulated board wired this way and map them",
+    )
 
 
-def run_guided(args: argparse.Namespace, say: Say = print, ask: Ask = input, light: Light | None = None) -> int:
-    """Run ``cascade calibrate --guided``: ``args`` has geometry, camera, start, overlay and output."""
-    from calibration.ready import READY, load_ready_profile
+def run_guided(
+    args: argparse.Namespace,
+    say: Say = print,
+    ask: Ask = input,
+    light: Light | None = None,
+    leds: tuple[int, Callable[[frozenset[int]], None]] | None = None,
+) -> int:
+    """Run ``cascade calibrate --guided``: ``args`` has geometry, camera, start, overlay and output.
+
+    ``light`` lights the cells of each step; ``leds`` (the LED count and a
+    callable that lights exactly the given LED indices) adds the LED map.
+    """
+    from calibration.ready import READY, load_ready_profile, row_major_leds
     from referee.geometry import parse_geometry
 
     geometry = parse_geometry(args.geometry)
@@ -146,10 +181,15 @@ def run_guided(args: argparse.Namespace, say: Say = print, ask: Ask = input, lig
     if args.camera.strip() == "sim:":
         from calibration.simtable import CalibrationTable
 
-        table = CalibrationTable(geometry)
+        wiring = getattr(args, "sim_wiring", None)
+        table = CalibrationTable(
+            geometry, led_wiring=None if wiring is None else row_major_leds(geometry, wiring == "serpentine")
+        )
         profile = run_in_terminal(
             flow, table.grab, ask, say, light, overlay, answer=table.answer, max_frames=600, see=table.see
         )
+        if table.led_wiring is not None:
+            profile = map_leds_in_terminal(profile, len(table.led_wiring), table.light_leds, table.grab, say)
         say(f"simulated time: {table.clock_s:.1f} s")
     else:
         try:
@@ -163,7 +203,11 @@ def run_guided(args: argparse.Namespace, say: Say = print, ask: Ask = input, lig
             return None if frame is None else getattr(frame, "image", frame)
 
         profile = run_in_terminal(flow, grab, ask, say, light, overlay)
-    save_profile(_with_led_map(profile, start), args.output)
+        if leds is not None:
+            profile = map_leds_in_terminal(profile, leds[0], leds[1], grab, say)
+    if profile.led_map is None:
+        profile = _with_led_map(profile, start)
+    save_profile(profile, args.output)
     say(f"wrote {args.output}: {geometry.spec}, stone colours {', '.join(profile.colour_model.classes)}")
     return 0
 

@@ -11,7 +11,7 @@ import pytest
 
 from calibration.guided import STEPS, GuidedCalibration, GuidedCalibrationError, choose_cells
 from calibration.profile import load_profile
-from calibration.ready import load_ready_profile, stones_in_play
+from calibration.ready import load_ready_profile, row_major_leds, stones_in_play
 from calibration.scenarios import read_game
 from calibration.simtable import CalibrationTable, run_on_table
 from calibration.terminal import run_guided
@@ -40,7 +40,9 @@ def test_the_terminal_flow_prints_each_step_and_problem_and_saves_the_profile(tm
     lines: list[str] = []
     lit: list[dict[int, str]] = []
     output = tmp_path / "board.json"
-    args = argparse.Namespace(geometry="diamond:8", camera="sim:", start=None, overlay=None, output=str(output))
+    args = argparse.Namespace(
+        geometry="diamond:8", camera="sim:", start=None, overlay=None, output=str(output), sim_wiring="serpentine"
+    )
     assert run_guided(args, say=lines.append, ask=lambda _: "y", light=lit.append) == 0
     text = "\n".join(lines)
     for title in ("== Find the board ==", "== Check the grid ==", "== Empty board ==", "== Read it back =="):
@@ -49,7 +51,9 @@ def test_the_terminal_flow_prints_each_step_and_problem_and_saves_the_profile(tm
     simulated = float(text.split("simulated time: ")[1].split(" s")[0])
     assert simulated < TWO_MINUTES_S
     profile = load_profile(output)
-    assert profile.led_map == load_ready_profile("diamond:8").led_map
+    assert "== LED map ==" in text and "  ok: 64 cells, each with its own LED" in text
+    assert profile.led_map == row_major_leds(parse_geometry("diamond:8"), serpentine=True)
+    assert profile.led_map != load_ready_profile("diamond:8").led_map
     assert set(profile.colour_model.classes) == {"o", "x", "="}
     stones = [cells for cells in lit if cells]
     assert len(stones) == 2 and len(stones[0]) == 6
