@@ -262,6 +262,19 @@ def _draw_caption(sheet: Sheet) -> None:
         "print at 100% (actual size)"
     )
     cv2.putText(image, text, (int(x), int(baseline)), cv2.FONT_HERSHEY_SIMPLEX, scale, LINE_BGR, thickness, cv2.LINE_AA)
+    if plan.geometry.kind == "diamond":
+        top = plan.geometry.cells[0].name
+        hint = f"turn the sheet 45 degrees: the top-left square ({top}) is the corner farthest from the players"
+        cv2.putText(
+            image,
+            hint,
+            (int(x), int(baseline - 5.0 * k)),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            scale,
+            LINE_BGR,
+            thickness,
+            cv2.LINE_AA,
+        )
     bar_top = baseline + 2.0 * k
     p0 = (round(x), round(bar_top))
     p1 = (round(x + SCALE_BAR_MM * k) - 1, round(bar_top + 1.5 * k))
