@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from calibration.guided import STEPS, GuidedCalibration, GuidedCalibrationError, choose_cells
+from calibration.guided import STEPS, GuidedCalibration, GuidedCalibrationError, GuidedConfig, choose_cells
 from calibration.profile import load_profile
 from calibration.ready import load_ready_profile, row_major_leds, stones_in_play
 from calibration.scenarios import read_game
@@ -123,3 +123,29 @@ def test_a_checkerboard_found_once_is_kept_as_fixed_corners() -> None:
     assert run.flow.done and run.seconds < TWO_MINUTES_S
     assert isinstance(run.flow.profile.locator, CornerLocator)
     assert read_game(run.flow.profile, table.renderer, table.light, plies=8, seed=6) == []
+
+
+@pytest.mark.parametrize(
+    ("level", "said"),
+    [(10, "the picture is too dark: turn on a light"), (255, "the picture is too bright: lower the camera's exposure")],
+)
+def test_a_picture_too_dark_or_too_bright_is_named_before_anything_else(level: int, said: str) -> None:
+    flow = GuidedCalibration(parse_geometry("diamond:8"))
+    check = flow.offer(np.full((540, 960, 3), level, np.uint8))
+    assert not check.passed and str(check.problems[0]).startswith(said)
+    page = check.to_dict(flow.geometry)
+    assert page["step"] == "locate" and page["problems"][0]["fix"]
+
+
+def test_a_board_far_away_is_too_small() -> None:
+    import cv2
+
+    geometry = parse_geometry("diamond:8")
+    table = CalibrationTable(geometry, seed=2, mistakes=False)
+    image = table.grab()
+    small = np.full_like(image, 90)
+    small[:270, :480] = cv2.resize(image, (480, 270), interpolation=cv2.INTER_AREA)
+    check = GuidedCalibration(geometry, config=GuidedConfig(min_pitch_px=30.0)).offer(small)
+    assert "the board is too small in the picture: move the camera closer to the board" in [
+        str(p) for p in check.problems
+    ]

@@ -114,3 +114,13 @@ def test_print_markers_says_what_fits(capsys: pytest.CaptureFixture[str], tmp_pa
     assert status == 2
     assert "largest pitch that fits is 18.2 mm" in capsys.readouterr().err
     assert not (tmp_path / "s.pdf").exists()
+
+
+def test_bad_kind_and_resolution_are_refused() -> None:
+    geometry = parse_geometry("grid:6x6")
+    with pytest.raises(SheetError, match="outline or board"):
+        plan_sheet(geometry, "a4", kind="poster")
+    with pytest.raises(SheetError, match="between 50 and 1200 dpi"):
+        draw_sheet(plan_sheet(geometry, "a4"), dpi=10)
+    with pytest.raises(SheetError, match="positive number of millimetres"):
+        plan_sheet(geometry, "a4", cell_mm=-3.0)
