@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from calibration.photo import photograph_sheet
-from calibration.sheets import SheetError, draw_sheet, largest_cell_mm, plan_sheet, save_sheet
+from calibration.sheets import Sheet, SheetError, draw_sheet, largest_cell_mm, plan_sheet, save_sheet
 from companion.cli import main
 from referee.geometry import parse_geometry
 from vision.locate import MarkerLocator, detect_markers, locate
@@ -98,8 +98,9 @@ def test_printed_sheet_photographed_at_an_angle_gives_the_right_board(spec: str,
     path = tmp_path / "sheet.png"
     assert main(["print-markers", "--geometry", spec, "--board", "--dpi", "150", "-o", str(path)]) == 0
     printed = cv2.imread(str(path))
-    sheet = draw_sheet(plan_sheet(geometry, "a4", kind="board"), dpi=150)
-    assert np.array_equal(printed, sheet.image)
+    plan = plan_sheet(geometry, "a4", kind="board")
+    assert np.array_equal(printed, draw_sheet(plan, dpi=150).image)
+    sheet = Sheet(plan, 150.0, printed)  # the PNG file itself goes under the camera
     centres = np.array(geometry.centres)
     for seed in range(2):
         photo = photograph_sheet(sheet, seed, TYPICAL.with_(tilt_deg=(30.0, 40.0), yaw_deg=(-30.0, 30.0)))
