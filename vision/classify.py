@@ -39,6 +39,7 @@ class Classifier:
 
     def __init__(self, model: ColourModel, config: VisionConfig | None = None) -> None:
         self.config = config or VisionConfig()
+        self.reference = np.array(model.background, dtype=np.float32)
         floor = self.config.sigma_floor
         self.names = (".", *model.classes)
         self.empty = np.array(model.empty, dtype=np.float32)

@@ -5,6 +5,9 @@ A :class:`ColourModel` holds, in CIE Lab (L 0..100):
 - ``empty``: every cell's own empty appearance (its square, wood grain,
   grid lines, the light falling on it), one Lab triple per cell;
 - ``empty_sigma``: how much an empty cell varies from frame to frame;
+- ``background``: the colour (BGR, 0..1) of the board surface near each
+  cell's corners on the calibration image: the light reference of
+  :mod:`vision.light`;
 - ``classes``: for each stone symbol seen during calibration (``o``, ``x``,
   ``=``), the mean and spread of its Lab measure.
 
@@ -29,8 +32,9 @@ import numpy as np
 from referee.geometry import Geometry
 from vision.config import VisionConfig
 from vision.errors import ColourModelError
+from vision.light import design_matrix, light_gain
 from vision.locate import Locator, locate
-from vision.measure import Rectifier
+from vision.measure import CellMeasures, Rectifier, bgr_to_lab
 
 STONES = ("o", "x", "=")
 SYMBOLS = (".", *STONES)
@@ -54,6 +58,7 @@ class ColourModel:
     empty: tuple[Lab, ...]
     empty_sigma: Lab
     classes: dict[str, StoneColour]
+    background: tuple[Lab, ...]
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (numbers rounded to 0.01 Lab unit)."""
@@ -65,6 +70,7 @@ class ColourModel:
                 for s, c in self.classes.items()
             },
             "empty": [[round(v, 2) for v in lab] for lab in self.empty],
+            "background": [[round(v, 4) for v in bgr] for bgr in self.background],
         }
 
     @classmethod
@@ -76,6 +82,7 @@ class ColourModel:
             geometry = data["geometry"]
             empty = tuple(_lab(v, "empty[]") for v in data["empty"])
             empty_sigma = _lab(data["empty_sigma"], "empty_sigma")
+            background = tuple(_lab(v, "background[]") for v in data["background"])
             classes = {}
             for symbol, c in dict(data["classes"]).items():
                 if symbol not in STONES:
@@ -93,7 +100,9 @@ class ColourModel:
             raise ColourModelError(f"colour model: malformed value ({bad})") from None
         if not isinstance(geometry, str):
             raise ColourModelError("colour model: geometry must be a spec string like diamond:8")
-        return cls(geometry=geometry, empty=empty, empty_sigma=empty_sigma, classes=classes)
+        if len(background) != len(empty):
+            raise ColourModelError("colour model: empty and background must have one entry per cell")
+        return cls(geometry=geometry, empty=empty, empty_sigma=empty_sigma, classes=classes, background=background)
 
     def check_fits(self, geometry: Geometry) -> None:
         """Raise ColourModelError unless this model was fitted for ``geometry``."""
@@ -131,7 +140,10 @@ def fit_colour_model(
     """
     config = config or VisionConfig()
     rectifier = Rectifier(geometry, config)
-    empty_lab = rectifier.measure(empty_image, locate(empty_image, geometry, locator, config=config).homography).lab
+    empty_measures = rectifier.measure(empty_image, locate(empty_image, geometry, locator, config=config).homography)
+    reference = empty_measures.background
+    empty_lab = bgr_to_lab(empty_measures.disk)
+    design = design_matrix(np.array(geometry.centres))
     n = len(geometry.cells)
     samples: dict[str, list[np.ndarray]] = {s: [] for s in SYMBOLS}
     empty_sum = empty_lab.astype(np.float64).copy()
@@ -140,7 +152,8 @@ def fit_colour_model(
     for k, (image, symbols) in enumerate(known):
         if len(symbols) != n:
             raise ColourModelError(f"known layout {k + 1} has {len(symbols)} cells, the {geometry.spec} board has {n}")
-        lab = rectifier.measure(image, locate(image, geometry, locator, config=config).homography).lab
+        measures = rectifier.measure(image, locate(image, geometry, locator, config=config).homography)
+        lab = normalised_lab(measures, reference, design, config)
         for i, s in enumerate(symbols):
             if s == "?":
                 continue
@@ -172,4 +185,15 @@ def fit_colour_model(
         empty=tuple(tuple(float(v) for v in row) for row in empty),  # type: ignore[misc]
         empty_sigma=tuple(float(v) for v in empty_sigma),  # type: ignore[arg-type]
         classes=classes,
+        background=tuple(tuple(float(v) for v in row) for row in reference),  # type: ignore[misc]
     )
+
+
+def normalised_lab(
+    measures: CellMeasures, reference: np.ndarray, design: np.ndarray, config: VisionConfig
+) -> np.ndarray:
+    """Each cell's disk colour in Lab, brought back to the calibration light when ``config.normalise_light``."""
+    if not config.normalise_light:
+        return bgr_to_lab(measures.disk)
+    gain = light_gain(measures.background, reference, design, config.light_tolerance)
+    return bgr_to_lab(measures.disk / gain)

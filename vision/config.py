@@ -23,6 +23,14 @@ class VisionConfig:
         as a share of the stone radius; a disk smaller than the stone keeps
         the measure right for stones that are off-centre or whose top is
         shifted by perspective.
+        ``background_inset``: where the light-reference patches sit, as a
+        share of the way from a cell's centre to its polygon's corners
+        (square cells and lattice points); ``background_inset_hex`` the same
+        for hexagons, whose corners lie in the gap between three stones.
+        ``background_patch_px``: side of each light-reference patch.
+        ``normalise_light``: undo each frame's light (see :mod:`vision.light`).
+        ``light_tolerance``: smallest light-ratio residual still counted as
+        an inlier of the light fit.
 
     Classification
         ``sigma_floor``: smallest per-channel spread (Lab units) a class may
@@ -44,6 +52,11 @@ class VisionConfig:
     cell_px: int = 16
     margin: float = 0.5
     disk_radius: float = 0.55
+    background_inset: float = 0.8
+    background_inset_hex: float = 1.0
+    background_patch_px: int = 3
+    normalise_light: bool = True
+    light_tolerance: float = 0.03
     sigma_floor: float = 4.0
     min_confidence: float = 0.6
     outlier_distance: float = 6.0

@@ -2,14 +2,14 @@
 
 The board region alone is warped to a small image with ``cell_px`` pixels per
 board unit (the rest of the camera frame is never touched). Each cell is then
-measured on a central disk around the board-plane centre that
-:mod:`referee.geometry` gives for it, in CIE Lab:
+measured from the board-plane geometry that :mod:`referee.geometry` gives:
 
-- ``lab``: the per-channel median of the disk; the median ignores glare
-  spots, grid lines and the part of an off-centre stone that leaves the disk;
-- ``spread``: the interquartile range of the disk's lightness (an empty
-  intersection with its grid lines, or a stone's rim, is spread; a stone's
-  top is flat).
+- ``disk``: the per-channel median colour (BGR, 0..1) of a central disk
+  smaller than a stone; the median ignores glare spots, grid lines and the
+  part of an off-centre or perspective-shifted stone that leaves the disk;
+- ``background``: the median colour of small patches near the cell's
+  corners, where no centred stone reaches; it tells how the light falls on
+  that part of the board in this frame (see :mod:`vision.light`).
 
 All cells are measured at once with precomputed pixel indices, so the cost
 is a single small warp and a few array operations per frame.
@@ -17,33 +17,25 @@ is a single small warp and a few array operations per frame.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-from referee.geometry import Geometry
+from referee.geometry import Geometry, Layout
 from vision.config import VisionConfig
 
 
 @dataclass(frozen=True, eq=False)
 class CellMeasures:
-    """Measures of every cell of one frame, in ``geometry.cells`` order.
+    """Measures of every cell of one frame, in ``geometry.cells`` order (N×3 BGR arrays, 0..1)."""
 
-    ``lab`` is an N×3 array (L 0..100, a, b), ``spread`` an N array (L units),
-    ``board`` the rectified board in Lab (float32), kept for change measures.
-    """
-
-    lab: np.ndarray
-    spread: np.ndarray
-    board: np.ndarray = field(repr=False)
+    disk: np.ndarray
+    background: np.ndarray
 
 
 class Rectifier:
-    """Warps the board region of a frame and measures each cell's disk.
-
-    Built once per geometry and config; :meth:`measure` is the per-frame work.
-    """
+    """Warps the board region of a frame and measures each cell; built once per geometry and config."""
 
     def __init__(self, geometry: Geometry, config: VisionConfig | None = None) -> None:
         self.geometry = geometry
@@ -53,23 +45,31 @@ class Rectifier:
             int(np.ceil((geometry.width + 2 * margin) * px)),
             int(np.ceil((geometry.height + 2 * margin) * px)),
         )
-        # canvas pixel (u, v) <- board point ((u + 0.5) / px - margin, ...)
+        # canvas pixel (u, v) shows board point ((u + 0.5) / px - margin, (v + 0.5) / px - margin)
         self.canvas_to_board = np.array(
-            [[1.0 / px, 0.0, 0.5 / px - margin], [0.0, 1.0 / px, 0.5 / px - margin], [0, 0, 1.0]]
+            [[1.0 / px, 0.0, 0.5 / px - margin], [0.0, 1.0 / px, 0.5 / px - margin], [0.0, 0.0, 1.0]]
         )
-        radius_px = self.config.disk_radius * geometry.stone_radius * px
-        r = int(np.ceil(radius_px))
-        du, dv = np.meshgrid(np.arange(-r, r + 1), np.arange(-r, r + 1))
-        inside = du**2 + dv**2 <= radius_px**2
-        du, dv = du[inside], dv[inside]
         centres = np.array(geometry.centres, dtype=np.float64)
-        cu = np.rint((centres[:, 0] + margin) * px - 0.5).astype(int)
-        cv = np.rint((centres[:, 1] + margin) * px - 0.5).astype(int)
+        radius_px = self.config.disk_radius * geometry.stone_radius * px
+        self.disk_index = self._patches(centres, _disk_offsets(radius_px))
+        inset = self.config.background_inset_hex if geometry.layout is Layout.HEX else self.config.background_inset
+        corners = []
+        for k, centre in enumerate(centres):
+            polygon = np.array(geometry.polygon(geometry.cells[k]))
+            corners.append(centre + inset * (polygon - centre))
+        patch = _square_offsets(self.config.background_patch_px)
+        per_corner = [self._patches(np.array([c[j] for c in corners]), patch) for j in range(len(corners[0]))]
+        self.background_index = np.concatenate(per_corner, axis=1)
+
+    def _patches(self, points: np.ndarray, offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+        px, margin = self.config.cell_px, self.config.margin
         w, h = self.size
+        cu = np.rint((points[:, 0] + margin) * px - 0.5).astype(int)
+        cv = np.rint((points[:, 1] + margin) * px - 0.5).astype(int)
+        du, dv = offsets
         uu = np.clip(cu[:, None] + du[None, :], 0, w - 1)
         vv = np.clip(cv[:, None] + dv[None, :], 0, h - 1)
-        self.disk_index = (vv * w + uu).astype(np.intp)
-        self.disk_pixels = int(inside.sum())
+        return (vv * w + uu).astype(np.intp)
 
     def rectify(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
         """The board region of a BGR image, warped to the board plane (uint8 BGR)."""
@@ -84,10 +84,26 @@ class Rectifier:
 
     def measure_rectified(self, board_bgr: np.ndarray) -> CellMeasures:
         """Measure every cell of an already rectified board image."""
-        lab = cv2.cvtColor(board_bgr.astype(np.float32) * (1.0 / 255.0), cv2.COLOR_BGR2Lab)
-        flat = lab.reshape(-1, 3)
-        disks = flat[self.disk_index]  # N x P x 3
-        q = np.percentile(disks[:, :, 0], (25.0, 50.0, 75.0), axis=1)
-        med = np.median(disks[:, :, 1:], axis=1)
-        cell_lab = np.column_stack([q[1], med])
-        return CellMeasures(lab=cell_lab.astype(np.float32), spread=(q[2] - q[0]).astype(np.float32), board=lab)
+        flat = board_bgr.reshape(-1, 3)
+        disk = np.median(flat[self.disk_index], axis=1).astype(np.float32) * (1.0 / 255.0)
+        background = np.median(flat[self.background_index], axis=1).astype(np.float32) * (1.0 / 255.0)
+        return CellMeasures(disk=disk, background=background)
+
+
+def _disk_offsets(radius_px: float) -> tuple[np.ndarray, np.ndarray]:
+    r = int(np.ceil(radius_px))
+    du, dv = np.meshgrid(np.arange(-r, r + 1), np.arange(-r, r + 1))
+    inside = du**2 + dv**2 <= max(radius_px, 0.5) ** 2
+    return du[inside], dv[inside]
+
+
+def _square_offsets(side: int) -> tuple[np.ndarray, np.ndarray]:
+    half = side // 2
+    du, dv = np.meshgrid(np.arange(-half, side - half), np.arange(-half, side - half))
+    return du.ravel(), dv.ravel()
+
+
+def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
+    """CIE Lab (L 0..100) of an N×3 array of BGR colours in 0..1."""
+    clipped = np.clip(bgr, 0.0, 1.0).astype(np.float32).reshape(-1, 1, 3)
+    return cv2.cvtColor(clipped, cv2.COLOR_BGR2Lab).reshape(-1, 3)

@@ -16,9 +16,10 @@ import numpy as np
 
 from referee.geometry import Geometry
 from vision.classify import Classifier
-from vision.colour_model import ColourModel
+from vision.colour_model import ColourModel, normalised_lab
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError
+from vision.light import design_matrix
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
 from vision.measure import Rectifier
 
@@ -67,6 +68,7 @@ class BoardReader:
         self.config = config or VisionConfig()
         self.rectifier = Rectifier(geometry, self.config)
         self.classifier = Classifier(colour_model, self.config)
+        self.design = design_matrix(np.array(geometry.centres))
         self._location: Location | None = None
         self._previous_lab: np.ndarray | None = None
 
@@ -98,10 +100,11 @@ class BoardReader:
         t1 = time.perf_counter()
         measures = self.rectifier.measure(image_bgr, location.homography)
         t2 = time.perf_counter()
-        classes = self.classifier.classify(measures.lab)
+        lab = normalised_lab(measures, self.classifier.reference, self.design, self.config)
+        classes = self.classifier.classify(lab)
         t3 = time.perf_counter()
-        change = 0.0 if self._previous_lab is None else _change(measures.lab, self._previous_lab)
-        self._previous_lab = measures.lab
+        change = 0.0 if self._previous_lab is None else _change(lab, self._previous_lab)
+        self._previous_lab = lab
         occluded = (not location.confirmed) or int(classes.unexplained.sum()) >= self.config.occluded_min_cells
         return FrameReading(
             symbols=classes.symbols,
