@@ -1,0 +1,103 @@
+"""The temporal stabiliser: a board reading counts only once the board has been still and uncovered.
+
+A camera sees hands come in, stones put down, hands leave. Single frames in
+between are not to be trusted: a hand may cover a cell, a stone may still be
+rolling, the reader may flag the frame as occluded. :class:`Stabiliser` is fed
+every frame's :class:`~vision.pipeline.FrameReading` and returns one only when
+the board has *settled*:
+
+- ``still_frames`` consecutive frames, each located and not occluded;
+- they agree on every cell (symbols, and ball counts on Kaskade boards);
+  a ``?`` must be ``?`` in all of them and stays ``?`` in the stable reading:
+  the stabiliser never fills an unreadable cell from an earlier frame;
+- between each of them the reader's ``change`` measure stays at most
+  ``max_change`` (the first frame of the run is compared with a frame that may
+  have shown a hand, so its own change is not judged).
+
+When to return a reading: once each time the board settles. The run that
+settles gives its ``still_frames``-th frame's reading; further still
+frames of the same board give None. A new stable reading comes only after the
+board has been disturbed — a frame occluded, not located, moving, or
+reading differently — and then settles again; after a disturbance the board
+may settle into the same reading as before (a hand came and went without
+playing), and that reading is returned again, so a consumer that marked the
+board as covered learns it is clear. This is what the companion's camera loop
+(:class:`companion.runner.CameraLoop`) expects: it feeds each returned reading
+to the live game once, and tells the live game about the occlusion itself.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from vision.pipeline import FrameReading
+
+
+@dataclass(frozen=True)
+class StabiliserConfig:
+    """How still the board must be before its reading counts.
+
+    ``still_frames``: consecutive unoccluded, located frames that must read the
+    same. ``max_change``: the largest change measure (the reader's largest
+    per-cell Lab distance from the previous frame) still counted as still.
+    """
+
+    still_frames: int = 3
+    max_change: float = 12.0
+
+    def __post_init__(self) -> None:
+        if self.still_frames < 1:
+            raise ValueError(f"still_frames must be at least 1, not {self.still_frames}")
+        if not self.max_change >= 0:
+            raise ValueError(f"max_change must be a number of at least 0, not {self.max_change}")
+
+
+class Stabiliser:
+    """Turns a stream of frame readings into stable readings (see the module docstring).
+
+    One stabiliser per camera; feed every frame in order with :meth:`update`.
+    """
+
+    def __init__(self, config: StabiliserConfig | None = None) -> None:
+        self.config = config or StabiliserConfig()
+        self._run = 0
+        self._run_reading: FrameReading | None = None
+        self._emitted = False
+
+    @property
+    def settled(self) -> bool:
+        """True while the board stays settled since the last stable reading was returned."""
+        return self._emitted
+
+    def reset(self) -> None:
+        """Forget the frames seen so far (the next run of still frames starts from nothing)."""
+        self._run = 0
+        self._run_reading = None
+        self._emitted = False
+
+    def update(self, reading: FrameReading) -> FrameReading | None:
+        """Feed one frame's reading; the stable reading when the board has just settled, else None."""
+        if reading.occluded or not reading.located:
+            self.reset()
+            return None
+        previous = self._run_reading
+        if previous is None or not _same_board(previous, reading):
+            self._start_run(reading)
+        elif not (math.isfinite(reading.change) and reading.change <= self.config.max_change):
+            self._start_run(reading)
+        else:
+            self._run += 1
+        if self._run >= self.config.still_frames and not self._emitted:
+            self._emitted = True
+            return reading
+        return None
+
+    def _start_run(self, reading: FrameReading) -> None:
+        self._run = 1
+        self._run_reading = reading
+        self._emitted = False
+
+
+def _same_board(a: FrameReading, b: FrameReading) -> bool:
+    return a.symbols == b.symbols and a.counts == b.counts
