@@ -82,9 +82,8 @@ class Stabiliser:
             self.reset()
             return None
         previous = self._run_reading
-        if previous is None or not _same_board(previous, reading):
-            self._start_run(reading)
-        elif not (math.isfinite(reading.change) and reading.change <= self.config.max_change):
+        still = math.isfinite(reading.change) and reading.change <= self.config.max_change
+        if previous is None or not still or not _same_board(previous, reading):
             self._start_run(reading)
         else:
             self._run += 1
