@@ -77,3 +77,9 @@ if (token) {
 apply(JSON.parse(document.getElementById("initial-state").textContent));
 const source = new EventSource("/events");
 source.addEventListener("snapshot", (event) => apply(JSON.parse(event.data)));
+
+// The camera stream never ends, so it starts after the page has loaded.
+window.addEventListener("load", () => {
+  const camera = document.getElementById("camera");
+  camera.src = camera.dataset.src;
+});
