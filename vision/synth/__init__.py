@@ -21,6 +21,8 @@ Public API:
   scripted game: hands come in, place stones, leave (sometimes linger), with
   the truth per frame (:class:`GameFrame`); :func:`scripted_game` makes a
   plausible sequence of positions for any board.
+- :func:`fit_scene` and :func:`scene_reader`: calibrate the pipeline on a
+  scene from rendered pictures of the empty board and known layouts.
 """
 
 from vision.synth.conditions import (
@@ -36,6 +38,8 @@ from vision.synth.conditions import (
     SynthError,
     preset,
 )
+from vision.synth.fit import fit_scene, scene_reader
+from vision.synth.game import GameFrame, render_game, scripted_game
 from vision.synth.render import Renderer, Scene, SynthFrame, make_scene, render_frame
 
 __all__ = [
@@ -47,12 +51,17 @@ __all__ = [
     "PRESETS",
     "TYPICAL",
     "WARM_LIGHT",
+    "GameFrame",
     "Renderer",
     "Scene",
     "SynthConditions",
     "SynthError",
     "SynthFrame",
+    "fit_scene",
     "make_scene",
     "preset",
     "render_frame",
+    "render_game",
+    "scene_reader",
+    "scripted_game",
 ]

@@ -32,13 +32,13 @@ class Scheme:
 
 SCHEMES: dict[str, Scheme] = {
     "wood": Scheme(light=(128, 178, 216), dark=(45, 78, 120), frame=(40, 70, 105), line=(30, 45, 60), grain=0.10),
-    "green-cream": Scheme(light=(205, 235, 238), dark=(84, 148, 118), frame=(60, 90, 70), line=(40, 60, 40),
-                          grain=0.03),
+    "green-cream": Scheme(
+        light=(205, 235, 238), dark=(84, 148, 118), frame=(60, 90, 70), line=(40, 60, 40), grain=0.03
+    ),
     "grey": Scheme(light=(196, 198, 200), dark=(92, 92, 95), frame=(60, 60, 62), line=(40, 40, 40), grain=0.03),
     "blue": Scheme(light=(232, 226, 218), dark=(150, 105, 70), frame=(110, 70, 45), line=(80, 50, 30), grain=0.03),
     "pale": Scheme(light=(226, 234, 238), dark=(38, 36, 40), frame=(30, 30, 34), line=(20, 20, 20), grain=0.03),
-    "maple-ebony": Scheme(light=(175, 212, 236), dark=(30, 36, 48), frame=(25, 30, 40), line=(20, 20, 20),
-                          grain=0.08),
+    "maple-ebony": Scheme(light=(175, 212, 236), dark=(30, 36, 48), frame=(25, 30, 40), line=(20, 20, 20), grain=0.08),
 }
 
 TABLES: tuple[BGR, ...] = ((70, 95, 125), (150, 150, 150), (60, 80, 60), (200, 205, 210), (95, 75, 60))
@@ -113,8 +113,11 @@ def draw_board(geometry: Geometry, scheme_name: str, rng: np.random.Generator) -
 
     frame_pad = 0.3
     bx0, by0, bx1, by1 = cells_box(geometry, frame_pad)
-    canvas.polygon([(bx0 + 0.08, by0 + 0.12), (bx1 + 0.08, by0 + 0.12), (bx1 + 0.08, by1 + 0.12),
-                    (bx0 + 0.08, by1 + 0.12)], tuple(int(c * 0.55) for c in table.astype(int)))  # type: ignore[arg-type]
+    tb, tg, tr = (int(c * 0.55) for c in table.astype(int))
+    canvas.polygon(
+        [(bx0 + 0.08, by0 + 0.12), (bx1 + 0.08, by0 + 0.12), (bx1 + 0.08, by1 + 0.12), (bx0 + 0.08, by1 + 0.12)],
+        (tb, tg, tr),
+    )
     canvas.polygon([(bx0, by0), (bx1, by0), (bx1, by1), (bx0, by1)], scheme.frame)
     _draw_cells(geometry, scheme, canvas, rng)
     grain = _noise(rng, (height, width), scheme.grain, stretch=12)
@@ -144,21 +147,30 @@ class _Canvas:
 
     def polyline(self, points: list[tuple[float, float]], colour: BGR, width: float, closed: bool) -> None:
         thickness = max(1, int(round(width * self.ppu)))
-        cv2.polylines(self.image, [self._px(points)], closed, tuple(float(c) for c in colour), thickness,
-                      cv2.LINE_AA, self.SHIFT)
+        cv2.polylines(
+            self.image, [self._px(points)], closed, tuple(float(c) for c in colour), thickness, cv2.LINE_AA, self.SHIFT
+        )
 
     def disc(self, centre: tuple[float, float], radius: float, colour: BGR) -> None:
-        (cx, cy), = self._px([centre])
-        cv2.circle(self.image, (int(cx), int(cy)), int(radius * self.ppu * (1 << self.SHIFT)),
-                   tuple(float(c) for c in colour), -1, cv2.LINE_AA, self.SHIFT)
+        ((cx, cy),) = self._px([centre])
+        cv2.circle(
+            self.image,
+            (int(cx), int(cy)),
+            int(radius * self.ppu * (1 << self.SHIFT)),
+            tuple(float(c) for c in colour),
+            -1,
+            cv2.LINE_AA,
+            self.SHIFT,
+        )
 
 
 def _draw_cells(geometry: Geometry, scheme: Scheme, canvas: _Canvas, rng: np.random.Generator) -> None:
     line_width = float(rng.uniform(0.02, 0.04))
     if geometry.layout is Layout.POINT:
         x0, y0, x1, y1 = cells_box(geometry, -0.5)
-        canvas.polygon([(x0 - 0.5, y0 - 0.5), (x1 + 0.5, y0 - 0.5), (x1 + 0.5, y1 + 0.5), (x0 - 0.5, y1 + 0.5)],
-                       scheme.light)
+        canvas.polygon(
+            [(x0 - 0.5, y0 - 0.5), (x1 + 0.5, y0 - 0.5), (x1 + 0.5, y1 + 0.5), (x0 - 0.5, y1 + 0.5)], scheme.light
+        )
         for x in np.arange(x0, x1 + 0.5):
             canvas.polyline([(x, y0), (x, y1)], scheme.line, line_width, False)
         for y in np.arange(y0, y1 + 0.5):
@@ -191,12 +203,14 @@ def _draw_markers(geometry: Geometry, canvas: _Canvas) -> None:
     quiet = _quiet(geometry)
     for marker in default_markers(geometry):
         (x0, y0), _, (x1, y1), _ = marker.corners
-        canvas.polygon([(x0 - quiet, y0 - quiet), (x1 + quiet, y0 - quiet), (x1 + quiet, y1 + quiet),
-                        (x0 - quiet, y1 + quiet)], (236, 238, 240))
+        canvas.polygon(
+            [(x0 - quiet, y0 - quiet), (x1 + quiet, y0 - quiet), (x1 + quiet, y1 + quiet), (x0 - quiet, y1 + quiet)],
+            (236, 238, 240),
+        )
         pattern = dictionary.generateImageMarker(marker.id, 6 * 16).astype(np.float32)
         side = (x1 - x0) * canvas.ppu
         scale = side / pattern.shape[0]
-        (u0, v0), = (np.array([[x0, y0]]) @ canvas.matrix[:2, :2].T + canvas.matrix[:2, 2]) + 0.5
+        ((u0, v0),) = (np.array([[x0, y0]]) @ canvas.matrix[:2, :2].T + canvas.matrix[:2, 2]) + 0.5
         warp = np.array([[scale, 0.0, u0 - 0.5 + 0.5 * scale], [0.0, scale, v0 - 0.5 + 0.5 * scale]])
         h, w = canvas.image.shape[:2]
         ink = cv2.warpAffine(pattern, warp, (w, h), flags=cv2.INTER_LINEAR, borderValue=255.0)
@@ -211,7 +225,7 @@ def _noise(rng: np.random.Generator, shape: tuple[int, int], amount: float, stre
     if amount <= 0:
         return np.ones(shape, np.float32)
     coarse = rng.standard_normal((max(2, h // 6), max(2, w // (6 * stretch)))).astype(np.float32)
-    field = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC)
+    field: np.ndarray = cv2.resize(coarse, (w, h), interpolation=cv2.INTER_CUBIC)
     low = cv2.resize(rng.standard_normal((4, 4)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC)
     field = 0.6 * field + 0.4 * low
     field /= max(1e-6, float(field.std()))

@@ -62,16 +62,24 @@ class CameraPose:
         if not distort or (self.k1 == 0.0 and self.k2 == 0.0):
             return cv2.perspectiveTransform(pts.reshape(-1, 1, 2), self.plane_homography(height)).reshape(-1, 2)
         world = np.column_stack((pts, np.full(len(pts), -height)))
-        image, _ = cv2.projectPoints(world, np.array(self.rvec), np.array(self.tvec), self.camera_matrix,
-                                     self.dist_coeffs)
+        image, _ = cv2.projectPoints(
+            world, np.array(self.rvec), np.array(self.tvec), self.camera_matrix, self.dist_coeffs
+        )
         return image.reshape(-1, 2)
 
     def shifted(self, dx_px: float, dy_px: float) -> CameraPose:
         """The same camera panned so that the picture moves by about (dx, dy) pixels."""
         t = np.array(self.tvec)
         depth = t[2]
-        return CameraPose(self.size, self.focal_px, self.centre_px, self.k1, self.k2, self.rvec,
-                          (t[0] + dx_px * depth / self.focal_px, t[1] + dy_px * depth / self.focal_px, t[2]))
+        return CameraPose(
+            self.size,
+            self.focal_px,
+            self.centre_px,
+            self.k1,
+            self.k2,
+            self.rvec,
+            (t[0] + dx_px * depth / self.focal_px, t[1] + dy_px * depth / self.focal_px, t[2]),
+        )
 
 
 def look_at(target: np.ndarray, eye: np.ndarray, down: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -122,11 +130,14 @@ def sample_pose(
     for _ in range(12):
         eye = target + distance * (math.sin(tilt) * toward + np.array([0.0, 0.0, -math.cos(tilt)]))
         rvec, tvec = look_at(target, eye, toward)
-        pose = CameraPose(size, focal, centre, k1, k2, tuple(map(float, rvec)), tuple(map(float, tvec)))
+        rx, ry, rz = (float(v) for v in rvec)
+        tx, ty, tz = (float(v) for v in tvec)
+        pose = CameraPose(size, focal, centre, k1, k2, (rx, ry, rz), (tx, ty, tz))
         corners = pose.project(box, distort=False)
         spread = max(np.ptp(corners[:, 0]) / width, np.ptp(corners[:, 1]) / height)
-        margin = min(corners[:, 0].min(), corners[:, 1].min(), width - corners[:, 0].max(),
-                     height - corners[:, 1].max())
+        margin = min(
+            corners[:, 0].min(), corners[:, 1].min(), width - corners[:, 0].max(), height - corners[:, 1].max()
+        )
         if abs(spread - target_fill) < 0.01 and margin > 0.02 * height:
             break
         wanted = target_fill if margin > 0.02 * height else target_fill * 0.95

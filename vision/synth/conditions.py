@@ -137,9 +137,7 @@ HARD = SynthConditions(
     hand_probability=0.3,
 )
 
-PRESETS: dict[str, SynthConditions] = {
-    c.name: c for c in (CLEAN, TYPICAL, PALE_BOARD, WARM_LIGHT, GLARE, HANDS, HARD)
-}
+PRESETS: dict[str, SynthConditions] = {c.name: c for c in (CLEAN, TYPICAL, PALE_BOARD, WARM_LIGHT, GLARE, HANDS, HARD)}
 """The named presets, by name."""
 
 

@@ -23,8 +23,14 @@ SKIN_TONES: tuple[BGR, ...] = (
     (55.0, 75.0, 120.0),
     (40.0, 55.0, 85.0),
 )
-SLEEVES: tuple[BGR, ...] = ((40.0, 40.0, 40.0), (140.0, 90.0, 40.0), (60.0, 60.0, 160.0), (200.0, 200.0, 200.0),
-                            (60.0, 120.0, 60.0), (120.0, 120.0, 120.0))
+SLEEVES: tuple[BGR, ...] = (
+    (40.0, 40.0, 40.0),
+    (140.0, 90.0, 40.0),
+    (60.0, 60.0, 160.0),
+    (200.0, 200.0, 200.0),
+    (60.0, 120.0, 60.0),
+    (120.0, 120.0, 120.0),
+)
 
 
 @dataclass(frozen=True)
@@ -116,8 +122,18 @@ def draw_hand(size: tuple[int, int], hand: Hand) -> tuple[np.ndarray, np.ndarray
 
     cv2.line(skin_mask, pt(*elbow_side), pt(*wrist), 255, max(1, int(1.7 * p)), cv2.LINE_AA, 4)
     cv2.line(sleeve_mask, pt(*elbow_side), pt(*cuff), 255, max(1, int(2.1 * p)), cv2.LINE_AA, 4)
-    cv2.ellipse(skin_mask, pt(rx, ry), (int(1.25 * p * 16), int(1.05 * p * 16)), math.degrees(angle), 0, 360, 255,
-                -1, cv2.LINE_AA, 4)
+    cv2.ellipse(
+        skin_mask,
+        pt(rx, ry),
+        (int(1.25 * p * 16), int(1.05 * p * 16)),
+        math.degrees(angle),
+        0,
+        360,
+        255,
+        -1,
+        cv2.LINE_AA,
+        4,
+    )
     for k in range(4):
         off = (k - 1.5) * 0.5 * p
         spread = (k - 1.5) * hand.fingers_spread
@@ -135,11 +151,11 @@ def draw_hand(size: tuple[int, int], hand: Hand) -> tuple[np.ndarray, np.ndarray
     if hand.blur_px > 1.0:
         mask = _motion_blur(mask, hand.blur_px / scale, angle)
     shade = cv2.GaussianBlur(mask, (0, 0), max(0.5, 0.5 * p))
-    shift = np.float32([[1, 0, hand.shadow_px[0] / scale], [0, 1, hand.shadow_px[1] / scale]])
+    shift = np.array([[1, 0, hand.shadow_px[0] / scale], [0, 1, hand.shadow_px[1] / scale]], np.float32)
     shadow = cv2.warpAffine(mask, shift, (sw, sh))
     shadow = cv2.GaussianBlur(shadow, (0, 0), max(0.5, 0.6 * p)) * hand.shadow_strength
     sleeve = (sleeve_mask.astype(np.float32) / 255.0)[..., None]
-    colour = (np.array(hand.skin, np.float32) * (1 - sleeve) + np.array(hand.sleeve, np.float32) * sleeve)
+    colour = np.array(hand.skin, np.float32) * (1 - sleeve) + np.array(hand.sleeve, np.float32) * sleeve
     colour = colour * (0.65 + 0.45 * shade[..., None])
     big = (w, h)
     return (
@@ -179,8 +195,11 @@ def sensor(image: np.ndarray, rng: np.random.Generator, noise_sigma: float, jpeg
         noise = rng.standard_normal(image.shape[:2], dtype=np.float32)
         luma = noise_sigma * noise
         image += luma[..., None]
-        chroma = cv2.resize(rng.standard_normal((image.shape[0] // 2, image.shape[1] // 2, 3), dtype=np.float32),
-                            (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST)
+        chroma = cv2.resize(
+            rng.standard_normal((image.shape[0] // 2, image.shape[1] // 2, 3), dtype=np.float32),
+            (image.shape[1], image.shape[0]),
+            interpolation=cv2.INTER_NEAREST,
+        )
         image += 0.5 * noise_sigma * chroma
     out = np.clip(image, 0, 255).astype(np.uint8)
     if jpeg_quality > 0:

@@ -69,16 +69,29 @@ def make_scene(
     rng = np.random.default_rng([seed, 0x5CE4E])
     schemes = conditions.schemes()
     scheme = schemes[int(rng.integers(len(schemes)))]
-    pose = sample_pose(rng, markers_box(geo), size, conditions.tilt_deg, conditions.yaw_deg, conditions.fill,
-                       conditions.fov_deg, conditions.distortion)
+    pose = sample_pose(
+        rng,
+        markers_box(geo),
+        size,
+        conditions.tilt_deg,
+        conditions.yaw_deg,
+        conditions.fill,
+        conditions.fov_deg,
+        conditions.distortion,
+    )
     light = Light.from_angles(rng.uniform(0, 360), rng.uniform(45, 75))
     shadow = float(rng.uniform(*conditions.shadow_strength))
     base = sample_light(rng, conditions, glare=False)
     return Scene(geo.spec, seed, conditions, size, scheme, pose, light, shadow, base)
 
 
-def sample_light(rng: np.random.Generator, conditions: SynthConditions, glare: bool = True,
-                 pose: CameraPose | None = None, geometry: Geometry | None = None) -> LightField:
+def sample_light(
+    rng: np.random.Generator,
+    conditions: SynthConditions,
+    glare: bool = True,
+    pose: CameraPose | None = None,
+    geometry: Geometry | None = None,
+) -> LightField:
     """A frame's light drawn from ``conditions`` (a glare spot needs ``pose`` and ``geometry``)."""
     warm = float(rng.uniform(*conditions.warm))
     cc = conditions.colour_cast
@@ -143,8 +156,9 @@ class SynthFrame:
         return self.symbols
 
 
-def check_position(geometry: Geometry, symbols: Sequence[str] | str,
-                   counts: Sequence[int] | None) -> tuple[tuple[str, ...], tuple[int, ...]]:
+def check_position(
+    geometry: Geometry, symbols: Sequence[str] | str, counts: Sequence[int] | None
+) -> tuple[tuple[str, ...], tuple[int, ...]]:
     """Validate a position for ``geometry``: one symbol per cell, ball counts 0..3 on Kaskade boards."""
     syms = tuple(symbols)
     if len(syms) != len(geometry):
@@ -237,8 +251,10 @@ class Renderer:
         quality = int(round(rng.uniform(*cond.jpeg_quality))) if cond.jpeg_quality[1] > 0 else 0
         out = sensor(image, rng, float(rng.uniform(*cond.noise_sigma)), quality)
         corners = pose.project(np.array(self.geometry.corners))
-        markers = {m.id: tuple((float(x), float(y)) for x, y in pose.project(np.array(m.corners)))
-                   for m in default_markers(self.geometry)}
+        markers = {
+            m.id: tuple((float(x), float(y)) for x, y in pose.project(np.array(m.corners)))
+            for m in default_markers(self.geometry)
+        }
         return SynthFrame(
             image=out,
             symbols=syms,
@@ -260,8 +276,13 @@ class Renderer:
         inside = mask.astype(bool)
         return bool(np.any(alpha[inside] > 0.25) or np.any(shadow[inside] > 0.12))
 
-    def sample_hand(self, rng: np.random.Generator, over_board: bool, pose: CameraPose | None = None,
-                    reach_board: Point | None = None) -> Hand | None:
+    def sample_hand(
+        self,
+        rng: np.random.Generator,
+        over_board: bool,
+        pose: CameraPose | None = None,
+        reach_board: Point | None = None,
+    ) -> Hand | None:
         """A random hand: reaching over the board (to ``reach_board`` if given) or resting beside it.
 
         A hand beside the board keeps clear of the cells and the markers;
@@ -283,11 +304,19 @@ class Renderer:
             reach = pose.project(np.array([reach_board]))[0]
             side = rng.choice(4, p=[0.0, 0.15, 0.7, 0.15])
             entry = _edge_point(rng, side, w, h)
-            return Hand(entry, (float(reach[0]), float(reach[1])), pitch, skin, sleeve,
-                        float(rng.uniform(0.05, 0.2)), shadow_px, strength)
+            return Hand(
+                entry,
+                (float(reach[0]), float(reach[1])),
+                pitch,
+                skin,
+                sleeve,
+                float(rng.uniform(0.05, 0.2)),
+                shadow_px,
+                strength,
+            )
         gx0, gy0, gx1, gy1 = markers_box(self.geometry)
         keep_out = pose.project(np.array([[gx0, gy0], [gx1, gy0], [gx1, gy1], [gx0, gy1]]))
-        mask = np.zeros((h // 4, w // 4), np.uint8)
+        mask: np.ndarray = np.zeros((h // 4, w // 4), np.uint8)
         cv2.fillConvexPoly(mask, np.round(keep_out / 4).astype(np.int32), 1)
         mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
         for _ in range(12):
@@ -296,15 +325,24 @@ class Renderer:
             inward = np.array([w / 2, h / 2]) - np.array(entry)
             inward /= np.linalg.norm(inward)
             reach = np.array(entry) + inward * rng.uniform(3.0, 6.0) * pitch
-            candidate = Hand(entry, (float(reach[0]), float(reach[1])), pitch, skin, sleeve,
-                             float(rng.uniform(0.05, 0.2)), shadow_px, strength)
+            candidate = Hand(
+                entry,
+                (float(reach[0]), float(reach[1])),
+                pitch,
+                skin,
+                sleeve,
+                float(rng.uniform(0.05, 0.2)),
+                shadow_px,
+                strength,
+            )
             alpha, _, shadow = draw_hand((w // 4, h // 4), _scaled(candidate, 0.25))
             if not np.any((alpha > 0.05) & (mask > 0)) and not np.any((shadow > 0.05) & (mask > 0)):
                 return candidate
         return None
 
-    def _picture(self, syms: tuple[str, ...], cnt: tuple[int, ...], offsets: np.ndarray,
-                 pose: CameraPose) -> np.ndarray:
+    def _picture(
+        self, syms: tuple[str, ...], cnt: tuple[int, ...], offsets: np.ndarray, pose: CameraPose
+    ) -> np.ndarray:
         key = (syms, cnt, offsets.tobytes(), pose)
         if key == self._last_key and self._last_picture is not None:
             return self._last_picture
@@ -314,9 +352,16 @@ class Renderer:
 
 
 def _scaled(hand: Hand, factor: float) -> Hand:
-    return Hand((hand.entry[0] * factor, hand.entry[1] * factor), (hand.reach[0] * factor, hand.reach[1] * factor),
-                hand.pitch_px * factor, hand.skin, hand.sleeve, hand.fingers_spread,
-                (hand.shadow_px[0] * factor, hand.shadow_px[1] * factor), hand.shadow_strength)
+    return Hand(
+        (hand.entry[0] * factor, hand.entry[1] * factor),
+        (hand.reach[0] * factor, hand.reach[1] * factor),
+        hand.pitch_px * factor,
+        hand.skin,
+        hand.sleeve,
+        hand.fingers_spread,
+        (hand.shadow_px[0] * factor, hand.shadow_px[1] * factor),
+        hand.shadow_strength,
+    )
 
 
 def _edge_point(rng: np.random.Generator, side: int, w: int, h: int) -> Point:
@@ -330,8 +375,15 @@ def _edge_point(rng: np.random.Generator, side: int, w: int, h: int) -> Point:
     return (-0.1 * w, float(rng.uniform(0.2, 0.9) * h))
 
 
-def compose(geometry: Geometry, board: BoardTexture, scene: Scene, syms: tuple[str, ...], cnt: tuple[int, ...],
-            offsets: np.ndarray, pose: CameraPose) -> np.ndarray:
+def compose(
+    geometry: Geometry,
+    board: BoardTexture,
+    scene: Scene,
+    syms: tuple[str, ...],
+    cnt: tuple[int, ...],
+    offsets: np.ndarray,
+    pose: CameraPose,
+) -> np.ndarray:
     """The undistorted-then-distorted picture of the lit board with its stones, before light and sensor."""
     w, h = scene.size
     cond = scene.conditions
@@ -347,22 +399,35 @@ def compose(geometry: Geometry, board: BoardTexture, scene: Scene, syms: tuple[s
             centre = to_tex[:2, :2] @ np.array(piece.centre) + to_tex[:2, 2]
             r_px = piece.radius * ppu
             stamp_max(shadow, shadow_sprite(round(r_px, 1), max(0.6, 0.06 * ppu)), tuple(centre), 0.9)
-            stamp_max(shadow, shadow_sprite(round(r_px * 0.95, 1), max(0.8, 0.15 * ppu)),
-                      (centre[0] + dx * ppu, centre[1] + dy * ppu), 1.0)
+            stamp_max(
+                shadow,
+                shadow_sprite(round(r_px * 0.95, 1), max(0.8, 0.15 * ppu)),
+                (centre[0] + dx * ppu, centre[1] + dy * ppu),
+                1.0,
+            )
         texture = (texture.astype(np.float32) * (1.0 - scene.shadow_strength * shadow)[..., None]).astype(np.uint8)
-    picture = cv2.warpPerspective(texture, pose.plane_homography(0.0) @ np.linalg.inv(to_tex), (w, h),
-                                  flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    picture = cv2.warpPerspective(
+        texture,
+        pose.plane_homography(0.0) @ np.linalg.inv(to_tex),
+        (w, h),
+        flags=cv2.INTER_LINEAR,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float32)
     if placed:
         balls = placed[0].ball
-        planes = [(2 * 0.5 * placed[0].radius, False)] if balls else [(0.3 * cond.stone_height, True),
-                                                                     (0.65 * cond.stone_height, False)]
+        planes = (
+            [(2 * 0.5 * placed[0].radius, False)]
+            if balls
+            else [(0.3 * cond.stone_height, True), (0.65 * cond.stone_height, False)]
+        )
         for height, body in planes:
             _draw_layer(picture, placed, board, scene, pose, height, body)
     return distort(picture, pose)
 
 
-def _draw_layer(picture: np.ndarray, placed: list, board: BoardTexture, scene: Scene, pose: CameraPose,
-                height: float, body: bool) -> None:
+def _draw_layer(
+    picture: np.ndarray, placed: list, board: BoardTexture, scene: Scene, pose: CameraPose, height: float, body: bool
+) -> None:
     geometry = scene.geometry
     ppu = board.px_per_unit
     x0, y0, x1, y1 = cells_box(geometry, 0.3)

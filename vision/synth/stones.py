@@ -98,7 +98,7 @@ def stone_sprite(symbol: str, radius_px: float, light: Light, ball: bool, body: 
 def shadow_sprite(radius_px: float, blur_px: float) -> np.ndarray:
     """A soft disc (0..1) for a shadow of radius ``radius_px``."""
     half = int(math.ceil(radius_px + 3 * blur_px)) + 2
-    disc = np.zeros((2 * half + 1, 2 * half + 1), np.float32)
+    disc: np.ndarray = np.zeros((2 * half + 1, 2 * half + 1), np.float32)
     cv2.circle(disc, (half, half), int(round(radius_px)), 1.0, -1, cv2.LINE_AA)
     if blur_px > 0.3:
         disc = cv2.GaussianBlur(disc, (0, 0), blur_px)
