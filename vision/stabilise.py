@@ -44,7 +44,7 @@ class StabiliserConfig:
     """
 
     still_frames: int = 3
-    max_change: float = 12.0
+    max_change: float = 20.0
 
     def __post_init__(self) -> None:
         if self.still_frames < 1:
