@@ -65,8 +65,13 @@ def open_camera(spec: str, position: Position, fps: float | None = None) -> Came
     """Open the camera named by ``spec`` for a game now at ``position`` (see the module docstring)."""
     if spec.strip().startswith("table:"):
         return _open_table(spec.strip(), position, fps)
-    from vision.sources import open_source
-
+    try:
+        from vision.sources import open_source
+    except ImportError as error:
+        raise SetupError(
+            f"camera '{spec}' needs the vision package's frame sources, which this installation lacks ({error}); "
+            "use the scripted table, table:?seed=1"
+        ) from error
     source = open_source(spec)
 
     def frames() -> Iterator[np.ndarray]:
