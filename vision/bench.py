@@ -94,11 +94,11 @@ def measure(frames: int = DEFAULT_FRAMES, size: tuple[int, int] = DEFAULT_SIZE, 
         try:
             model = fit_scene(renderer)
         except VisionError:
-            tally.not_calibrated += 1
+            tally.not_calibrated.append(f"{spec} {conditions}")
             continue
         reader = BoardReader(geometry, MarkerLocator.default(geometry), model)
         rng = np.random.default_rng([seed, scene_index, 0xBE4C])
-        if tally.not_calibrated > frames:
+        if len(tally.not_calibrated) > frames:
             raise VisionError(f"no scene of the set could be calibrated at {size[0]}x{size[1]}: try a larger --size")
         for k in range(min(FRAMES_PER_SCENE, frames - tally.frames)):
             fill = rng.uniform(0.2, 0.8)
@@ -107,7 +107,7 @@ def measure(frames: int = DEFAULT_FRAMES, size: tuple[int, int] = DEFAULT_SIZE, 
             started = time.perf_counter()
             reading = reader.read(frame.image)
             elapsed_ms = (time.perf_counter() - started) * 1000.0
-            tally.add(conditions, frame.symbols, frame.occluded, frame.hand_visible, reading, elapsed_ms)
+            tally.add((conditions, spec), frame.symbols, frame.occluded, frame.hand_visible, reading, elapsed_ms)
     return tally.figures(size, seed, scene_index)
 
 
@@ -116,23 +116,28 @@ class _Tally:
 
     def __init__(self) -> None:
         self.frames = 0
-        self.not_calibrated = 0
+        self.not_calibrated: list[str] = []
         self.cells = self.cells_right = 0
         self.frames_right = 0
         self.hand_frames = self.hand_over_board = self.hand_flagged = 0
         self.occluded_not_flagged = self.clear_flagged = 0
         self.ms: list[float] = []
         self.stage_ms: dict[str, list[float]] = {}
-        self.by_condition: dict[str, list[int]] = {}
+        self.by_group: dict[str, dict[str, list[int]]] = {"condition": {}, "board": {}}
 
-    def add(self, conditions: str, truth: tuple[str, ...], occluded: bool, hand: bool, reading: Any, ms: float) -> None:
+    def add(
+        self, groups: tuple[str, str], truth: tuple[str, ...], occluded: bool, hand: bool, reading: Any, ms: float
+    ) -> None:
         self.frames += 1
         self.ms.append(ms)
         for stage, value in reading.stage_ms.items():
             self.stage_ms.setdefault(stage, []).append(value)
         self.hand_frames += int(hand)
-        counts = self.by_condition.setdefault(conditions, [0, 0, 0, 0])  # frames, right, cells, cells right
-        counts[0] += 1
+        tallies = [
+            self.by_group[kind].setdefault(name, [0, 0, 0, 0]) for kind, name in zip(self.by_group, groups, strict=True)
+        ]
+        for counts in tallies:  # frames, frames right, cells, cells right
+            counts[0] += 1
         if occluded:
             self.hand_over_board += 1
             right = bool(reading.occluded)
@@ -142,12 +147,14 @@ class _Tally:
             matching = sum(a == b for a, b in zip(reading.symbols, truth, strict=True))
             self.cells += len(truth)
             self.cells_right += matching
-            counts[2] += len(truth)
-            counts[3] += matching
+            for counts in tallies:
+                counts[2] += len(truth)
+                counts[3] += matching
             self.clear_flagged += int(bool(reading.occluded))
             right = matching == len(truth) and not reading.occluded
         self.frames_right += int(right)
-        counts[1] += int(right)
+        for counts in tallies:
+            counts[1] += int(right)
 
     def figures(self, size: tuple[int, int], seed: int, scenes: int) -> dict[str, Any]:
         import statistics
@@ -160,7 +167,8 @@ class _Tally:
             "size": f"{size[0]}x{size[1]}",
             "seed": seed,
             "scenes": scenes,
-            "scenes_not_calibrated": self.not_calibrated,
+            "scenes_not_calibrated": len(self.not_calibrated),
+            "scenes_not_calibrated_list": self.not_calibrated,
             "cell_accuracy": round(self.cells_right / self.cells, 5) if self.cells else None,
             "frame_accuracy": round(self.frames_right / self.frames, 5),
             "ms_per_frame_median": median(self.ms),
@@ -170,13 +178,16 @@ class _Tally:
             "hand_frames_flagged": self.hand_flagged,
             "occluded_not_flagged": self.occluded_not_flagged,
             "clear_frames_flagged": self.clear_flagged,
-            "by_condition": {
-                name: {
-                    "frames": c[0],
-                    "frame_accuracy": round(c[1] / c[0], 5),
-                    "cell_accuracy": round(c[3] / c[2], 5) if c[2] else None,
+            **{
+                f"by_{kind}": {
+                    name: {
+                        "frames": c[0],
+                        "frame_accuracy": round(c[1] / c[0], 5),
+                        "cell_accuracy": round(c[3] / c[2], 5) if c[2] else None,
+                    }
+                    for name, c in sorted(group.items())
                 }
-                for name, c in sorted(self.by_condition.items())
+                for kind, group in self.by_group.items()
             },
         }
 
@@ -186,7 +197,9 @@ def report(figures: dict[str, Any]) -> str:
     cell = figures["cell_accuracy"]
     lines = [
         f"vision: {figures['frames']} frames at {figures['size']} in {figures['scenes']} scenes "
-        f"(seed {figures['seed']}; {figures['scenes_not_calibrated']} scenes could not be calibrated)",
+        f"(seed {figures['seed']})",
+        f"  scenes not calibrated {figures['scenes_not_calibrated']}"
+        + "".join(f"; {scene}" for scene in figures["scenes_not_calibrated_list"]),
         f"  cell accuracy        {'n/a' if cell is None else f'{cell * 100:.2f} %'}"
         "  (frames without a hand over the board)",
         f"  frames fully correct {figures['frame_accuracy'] * 100:.1f} %"
@@ -197,7 +210,7 @@ def report(figures: dict[str, Any]) -> str:
         f"{figures['hand_frames_flagged']} of those flagged, {figures['occluded_not_flagged']} not flagged)",
         f"  clear frames flagged occluded {figures['clear_frames_flagged']}",
     ]
-    for name, c in figures["by_condition"].items():
+    for name, c in [*figures["by_condition"].items(), *figures["by_board"].items()]:
         cells = "n/a" if c["cell_accuracy"] is None else f"{c['cell_accuracy'] * 100:.2f} %"
         lines.append(
             f"  {name:12s} {c['frames']:4d} frames  fully correct {c['frame_accuracy'] * 100:5.1f} %  cells {cells}"
