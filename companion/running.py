@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import TYPE_CHECKING
 
 from companion.cameras import open_camera, table_profile
 from companion.errors import SetupError
@@ -11,6 +12,10 @@ from companion.runner import CameraLoop, Steadier
 from companion.session import Session
 from companion.store import Store, default_store_path
 from referee.game import make_rules
+from referee.geometry import Geometry
+
+if TYPE_CHECKING:
+    from hardware import LedMap
 
 
 def _profile(args: argparse.Namespace) -> object | None:
@@ -24,6 +29,16 @@ def _profile(args: argparse.Namespace) -> object | None:
         raise SetupError(
             f"cannot read the profile {args.profile} ({error.strerror or error}): give the file cascade calibrate wrote"
         ) from error
+
+
+def profile_led_map(profile: object, geometry: Geometry) -> LedMap | None:
+    """The calibrated cell-to-LED map of a profile (one LED per cell), or None for the standard wiring."""
+    from hardware import LedMap
+
+    leds = getattr(profile, "led_map", None)
+    if leds is None:
+        return None
+    return LedMap.from_table({cell.name: led for cell, led in zip(geometry.cells, leds, strict=True)})
 
 
 def start_run(args: argparse.Namespace) -> Session:
@@ -49,7 +64,7 @@ def start_run(args: argparse.Namespace) -> Session:
     store = Store(args.store or default_store_path())
     leds = buttons = camera = None
     try:
-        leds = open_leds(args.leds, geometry)
+        leds = open_leds(args.leds, geometry, led_map=profile_led_map(profile, geometry))
         buttons = open_buttons(args.buttons)
         live = LiveGame.start_or_resume(rules.start(), store, leds=leds)
         live.keep_jpeg = bool(args.jpeg)
