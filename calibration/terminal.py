@@ -200,7 +200,7 @@ def run_guided(
 
         def grab() -> np.ndarray | None:
             frame = next(source, None)
-            return None if frame is None else getattr(frame, "image", frame)
+            return None if frame is None else frame.image
 
         profile = run_in_terminal(flow, grab, ask, say, light, overlay)
         if leds is not None:

@@ -76,7 +76,7 @@ def open_camera(spec: str, position: Position, fps: float | None = None) -> Came
 
     def frames() -> Iterator[np.ndarray]:
         for frame in source:
-            yield getattr(frame, "image", frame)
+            yield frame.image
 
     return Camera(frames(), fps, lambda f: f, lambda f: (), getattr(source, "close", lambda: None))
 
