@@ -14,16 +14,24 @@ the board has *settled*:
   ``max_change`` (the first frame of the run is compared with a frame that may
   have shown a hand, so its own change is not judged).
 
-When to return a reading: once each time the board settles. The run that
-settles gives its ``still_frames``-th frame's reading; further still
-frames of the same board give None. A new stable reading comes only after the
-board has been disturbed — a frame occluded, not located, moving, or
-reading differently — and then settles again; after a disturbance the board
-may settle into the same reading as before (a hand came and went without
-playing), and that reading is returned again, so a consumer that marked the
-board as covered learns it is clear. This is what the companion's camera loop
-(:class:`companion.runner.CameraLoop`) expects: it feeds each returned reading
-to the live game once, and tells the live game about the occlusion itself.
+When to return a reading: once each time the board settles into a new
+reading. The run that settles gives its ``still_frames``-th frame's reading;
+further still frames of the same board give None. After that, a stable
+reading comes again only when
+
+- the board settles into a *different* reading (a move was played), or
+- the board was seen covered (a frame occluded or not located) and then
+  settles, even into the same reading as before: a hand came and went
+  without playing, and a consumer that was told of the hands learns they
+  have gone.
+
+A board that merely flickers (a frame that moves or reads differently, but
+is not flagged occluded) and settles back into the reading last returned
+gives nothing new: such a flicker is most often a hand the reader did not
+flag, and the reading under it is not news. This is what the companion's
+camera loop (:class:`companion.runner.CameraLoop`) expects: it feeds each
+returned reading to the live game once, and tells the live game about the
+occlusion itself.
 """
 
 from __future__ import annotations
@@ -43,7 +51,7 @@ class StabiliserConfig:
     per-cell Lab distance from the previous frame) still counted as still.
     """
 
-    still_frames: int = 3
+    still_frames: int = 4
     max_change: float = 20.0
 
     def __post_init__(self) -> None:
@@ -64,6 +72,7 @@ class Stabiliser:
         self._run = 0
         self._run_reading: FrameReading | None = None
         self._emitted = False
+        self._last: FrameReading | None = None
 
     @property
     def settled(self) -> bool:
@@ -71,10 +80,11 @@ class Stabiliser:
         return self._emitted
 
     def reset(self) -> None:
-        """Forget the frames seen so far (the next run of still frames starts from nothing)."""
+        """Forget the frames seen so far: the next settled board is returned whatever it reads."""
         self._run = 0
         self._run_reading = None
         self._emitted = False
+        self._last = None
 
     def update(self, reading: FrameReading) -> FrameReading | None:
         """Feed one frame's reading; the stable reading when the board has just settled, else None."""
@@ -89,6 +99,9 @@ class Stabiliser:
             self._run += 1
         if self._run >= self.config.still_frames and not self._emitted:
             self._emitted = True
+            if self._last is not None and _same_board(self._last, reading):
+                return None
+            self._last = reading
             return reading
         return None
 
