@@ -34,13 +34,13 @@ def test_the_markers_are_found_where_the_truth_says(board):
 
 
 def test_a_hand_over_the_board_is_marked_occluded_and_one_beside_it_is_not():
-    renderer = Renderer(make_scene("diamond:5", 2, HANDS, SIZE))
+    renderer = Renderer(make_scene("diamond:5", 2, HANDS.with_(fill=(0.5, 0.55)), (640, 360)))
     rng = np.random.default_rng(5)
     over = renderer.sample_hand(rng, over_board=True, reach_board=renderer.geometry.centres[12])
     beside = renderer.sample_hand(rng, over_board=False)
     empty = "." * len(renderer.geometry.cells)
     covered = renderer.render(empty, seed=1, hand=over)
-    assert beside is not None, "there is room beside the board in this scene"
+    assert beside is not None, "a board filling half the picture leaves room beside it"
     clear = renderer.render(empty, seed=1, hand=beside)
     assert covered.occluded and covered.hand_visible
     assert clear.hand_visible and not clear.occluded
