@@ -19,7 +19,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     parser.add_argument("--geometry", required=True, help="the board, e.g. diamond:8, grid:6x6, points:19x19")
-    how = parser.add_mutually_exclusive_group(required=True)
+    parser.add_argument(
+        "--guided", action="store_true", help="calibrate step by step with the camera, guided in the terminal"
+    )
+    how = parser.add_mutually_exclusive_group()
     how.add_argument(
         "--corners",
         metavar='"X,Y X,Y X,Y X,Y"',
@@ -29,11 +32,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     how.add_argument(
         "--checkerboard", action="store_true", help="find the empty square board by its checkerboard pattern"
     )
-    parser.add_argument("--empty", required=True, metavar="IMG", help="a photo of the empty board")
+    parser.add_argument("--empty", metavar="IMG", help="a photo of the empty board (not with --guided)")
     parser.add_argument(
         "--known", action="append", default=[], metavar="IMG=LAYOUT", help="a photo and its layout file (repeatable)"
     )
     parser.add_argument("-o", "--output", required=True, metavar="PROFILE", help="the profile file to write")
+    from calibration.terminal import add_guided_arguments
+
+    add_guided_arguments(parser)
     parser.set_defaults(run=run)
 
 
@@ -54,6 +60,15 @@ def parse_corners(text: str) -> tuple[tuple[float, float], ...]:
 def run(args: argparse.Namespace) -> int:
     """Fit and save the profile; print what was fitted."""
     from calibration.errors import ProfileError
+
+    if args.guided:
+        from calibration.terminal import run_guided
+
+        return run_guided(args)
+    if not (args.corners or args.markers or args.checkerboard):
+        raise ProfileError("say how to find the board: --markers, --checkerboard or --corners (or use --guided)")
+    if not args.empty:
+        raise ProfileError("give a photo of the empty board with --empty IMG (or use --guided)")
     from calibration.fit import fit_profile
     from calibration.profile import save_profile
     from referee.geometry import parse_geometry
