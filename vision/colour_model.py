@@ -9,7 +9,15 @@ A :class:`ColourModel` holds, in CIE Lab (L 0..100):
   cell's corners on the calibration image: the light reference of
   :mod:`vision.light`;
 - ``classes``: for each stone symbol seen during calibration (``o``, ``x``,
-  ``=``), the mean and spread of its Lab measure.
+  ``=``), the mean and spread of its Lab measure;
+- ``corners``: the colour (BGR, 0..1) of each light-reference patch on its
+  own on the calibration image (N×C), to tell a hand over a cell from a
+  stone's shadow (see :func:`vision.light.covered_cells`); None in models
+  fitted before it was kept;
+- ``ball_area``: on Kaskade boards, how many rectified pixels read as ball
+  when one ball of each colour (``classes`` order) lies in each cell (see
+  :mod:`vision.balls`; a white ball on a light square shows fewer ball
+  pixels than on a dark one); None on other boards.
 
 Comparing a cell with its *own* empty appearance, rather than with one
 board colour, is what lets a white stone on a light square or a black stone
@@ -24,7 +32,7 @@ The model is a frozen value, serialisable to plain JSON with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -32,7 +40,7 @@ import numpy as np
 from referee.geometry import Geometry
 from vision.config import VisionConfig
 from vision.errors import ColourModelError
-from vision.light import design_matrix, light_gain
+from vision.light import design_matrix, glare_offset, light_gain, neighbour_table, remove_light
 from vision.locate import Locator, locate
 from vision.measure import CellMeasures, Rectifier, bgr_to_lab
 
@@ -59,10 +67,12 @@ class ColourModel:
     empty_sigma: Lab
     classes: dict[str, StoneColour]
     background: tuple[Lab, ...]
+    ball_area: tuple[tuple[float, ...], ...] | None = None
+    corners: tuple[tuple[Lab, ...], ...] | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (numbers rounded to 0.01 Lab unit)."""
-        return {
+        data: dict[str, Any] = {
             "geometry": self.geometry,
             "empty_sigma": [round(v, 2) for v in self.empty_sigma],
             "classes": {
@@ -72,6 +82,11 @@ class ColourModel:
             "empty": [[round(v, 2) for v in lab] for lab in self.empty],
             "background": [[round(v, 4) for v in bgr] for bgr in self.background],
         }
+        if self.corners is not None:
+            data["corners"] = [[[round(v, 4) for v in bgr] for bgr in cell] for cell in self.corners]
+        if self.ball_area is not None:
+            data["ball_area"] = [[round(v, 1) for v in row] for row in self.ball_area]
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> ColourModel:
@@ -98,11 +113,27 @@ class ColourModel:
             if isinstance(bad, ColourModelError):
                 raise
             raise ColourModelError(f"colour model: malformed value ({bad})") from None
+        ball_area = _ball_area(data.get("ball_area"), len(empty), len(classes))
+        corners = data.get("corners")
+        if corners is not None:
+            if not isinstance(corners, list) or len(corners) != len(empty):
+                raise ColourModelError("colour model: corners must hold one list of patch colours per cell")
+            corners = tuple(tuple(_lab(v, "corners[][]") for v in cell) for cell in corners)
+            if len({len(cell) for cell in corners}) > 1:
+                raise ColourModelError("colour model: corners must hold as many patch colours for every cell")
         if not isinstance(geometry, str):
             raise ColourModelError("colour model: geometry must be a spec string like diamond:8")
         if len(background) != len(empty):
             raise ColourModelError("colour model: empty and background must have one entry per cell")
-        return cls(geometry=geometry, empty=empty, empty_sigma=empty_sigma, classes=classes, background=background)
+        return cls(
+            geometry=geometry,
+            empty=empty,
+            empty_sigma=empty_sigma,
+            classes=classes,
+            background=background,
+            ball_area=ball_area,
+            corners=corners,
+        )
 
     def check_fits(self, geometry: Geometry) -> None:
         """Raise ColourModelError unless this model was fitted for ``geometry``."""
@@ -111,6 +142,21 @@ class ColourModel:
                 f"the colour model is for {self.geometry} ({len(self.empty)} cells), not {geometry.spec}: "
                 "calibrate again for this board"
             )
+
+
+def _ball_area(value: Any, cells: int, colours: int) -> tuple[tuple[float, ...], ...] | None:
+    if value is None:
+        return None
+    if (
+        not isinstance(value, list)
+        or len(value) != cells
+        or not all(isinstance(row, list) and len(row) == colours for row in value)
+        or not all(isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0 for row in value for v in row)
+    ):
+        raise ColourModelError(
+            f"colour model: ball_area must hold, for each of the {cells} cells, {colours} positive pixel counts"
+        )
+    return tuple(tuple(float(v) for v in row) for row in value)
 
 
 def _lab(value: Any, name: str) -> Lab:
@@ -144,16 +190,19 @@ def fit_colour_model(
     reference = empty_measures.background
     empty_lab = bgr_to_lab(empty_measures.disk)
     design = design_matrix(np.array(geometry.centres))
+    neighbours = neighbour_table(geometry.neighbours_ix)
     n = len(geometry.cells)
     samples: dict[str, list[np.ndarray]] = {s: [] for s in SYMBOLS}
     empty_sum = empty_lab.astype(np.float64).copy()
     empty_count = np.ones(n)
     residuals: list[np.ndarray] = []
+    seen: list[tuple[CellMeasures, Sequence[str]]] = []
     for k, (image, symbols) in enumerate(known):
         if len(symbols) != n:
             raise ColourModelError(f"known layout {k + 1} has {len(symbols)} cells, the {geometry.spec} board has {n}")
         measures = rectifier.measure(image, locate(image, geometry, locator, config=config).homography)
-        lab = normalised_lab(measures, reference, design, config)
+        lab = normalised_lab(measures, reference, design, config, neighbours)
+        seen.append((measures, symbols))
         for i, s in enumerate(symbols):
             if s == "?":
                 continue
@@ -180,20 +229,89 @@ def fit_colour_model(
                 count=len(arr),
             )
     empty = empty_sum / empty_count[:, None]
-    return ColourModel(
+    model = ColourModel(
         geometry=geometry.spec,
         empty=tuple(tuple(float(v) for v in row) for row in empty),  # type: ignore[misc]
         empty_sigma=tuple(float(v) for v in empty_sigma),  # type: ignore[arg-type]
         classes=classes,
         background=tuple(tuple(float(v) for v in row) for row in reference),  # type: ignore[misc]
+        corners=None
+        if empty_measures.corners is None
+        else tuple(tuple(tuple(float(v) for v in bgr) for bgr in cell) for cell in empty_measures.corners),  # type: ignore[misc]
     )
+    if geometry.kind == "grid" and classes:
+        model = replace(model, ball_area=_fit_ball_area(model, seen, design, neighbours, config))
+    return model
+
+
+def _fit_ball_area(
+    model: ColourModel,
+    seen: Sequence[tuple[CellMeasures, Sequence[str]]],
+    design: np.ndarray,
+    neighbours: np.ndarray,
+    config: VisionConfig,
+) -> tuple[tuple[float, ...], ...]:
+    """Ball pixels of one Kaskade ball per cell and colour, from the calibration photos (one ball per stone).
+
+    A cell never shown with a colour takes that colour's median over the cells that were.
+    """
+    from vision.balls import ball_pixels
+    from vision.classify import Classifier
+
+    classifier = Classifier(model, config)
+    colours = list(model.classes)
+    n = len(model.empty)
+    areas: list[list[list[float]]] = [[[] for _ in colours] for _ in range(n)]
+    for measures, symbols in seen:
+        if measures.pixels is None:
+            continue
+        gain, glare = light_correction(measures, classifier.reference, design, config, neighbours)
+        total = ball_pixels(measures.pixels, gain, glare, classifier, config).sum(axis=1)
+        for i, s in enumerate(symbols):
+            if s in model.classes:
+                areas[i][colours.index(s)].append(float(total[i]))
+    table = np.full((n, len(colours)), np.nan)
+    for i in range(n):
+        for k in range(len(colours)):
+            if areas[i][k]:
+                table[i, k] = np.median(areas[i][k])
+    for k in range(len(colours)):
+        column = table[:, k]
+        column[np.isnan(column)] = np.nanmedian(column) if np.isfinite(column).any() else 1.0
+    floor = config.ball_min_area
+    return tuple(tuple(max(float(v), floor) for v in row) for row in table)
 
 
 def normalised_lab(
-    measures: CellMeasures, reference: np.ndarray, design: np.ndarray, config: VisionConfig
+    measures: CellMeasures,
+    reference: np.ndarray,
+    design: np.ndarray,
+    config: VisionConfig,
+    neighbours: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Each cell's disk colour in Lab, brought back to the calibration light when ``config.normalise_light``."""
+    """Each cell's disk colour in Lab, brought back to the calibration light when ``config.normalise_light``.
+
+    ``neighbours`` (see :func:`vision.light.neighbour_table`) steadies the
+    glare estimate; without it each cell's glare comes from its own corners.
+    """
+    gain, glare = light_correction(measures, reference, design, config, neighbours)
+    return bgr_to_lab(remove_light(measures.disk, gain, glare))
+
+
+def light_correction(
+    measures: CellMeasures,
+    reference: np.ndarray,
+    design: np.ndarray,
+    config: VisionConfig,
+    neighbours: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """This frame's light at each cell: gain (N×3) and added glare (N), from the cells' backgrounds.
+
+    Gain 1 and no glare when ``config.normalise_light`` is off.
+    """
+    n = len(measures.background)
     if not config.normalise_light:
-        return bgr_to_lab(measures.disk)
+        return np.ones((n, 3), dtype=np.float32), np.zeros(n, dtype=np.float32)
     gain = light_gain(measures.background, reference, design, config.light_tolerance)
-    return bgr_to_lab(measures.disk / gain)
+    glare = glare_offset(measures.background, reference, gain, neighbours, config.glare_floor)
+    return gain, glare

@@ -28,17 +28,36 @@ class VisionConfig:
         (square cells and lattice points); ``background_inset_hex`` the same
         for hexagons, whose corners lie in the gap between three stones.
         ``background_patch_px``: side of each light-reference patch.
+        ``ball_radius``: radius of a Kaskade ball (board units); on Kaskade
+        boards the central disk is a share of it rather than of a stone.
+        ``ball_reach``: radius of the disk around a Kaskade cell's centre
+        that holds all its balls (board units).
+        ``ball_cell_px``: ``cell_px`` for Kaskade boards, whose balls are small.
+        ``ball_min_area``: fewest ball pixels one calibrated ball may show.
         ``normalise_light``: undo each frame's light (see :mod:`vision.light`).
         ``light_tolerance``: smallest light-ratio residual still counted as
         an inlier of the light fit.
+        ``glare_floor``: smallest white light (0..1) added over a cell beyond
+        the fitted gain that is removed as glare.
 
     Classification
         ``sigma_floor``: smallest per-channel spread (Lab units) a class may
         have, so that a class calibrated from a single stone is not too narrow.
         ``min_confidence``: below this a cell reads ``?``.
+        ``pixel_sigma_floor``: smallest per-channel spread (Lab units) of a
+        single pixel's colour when Kaskade balls are counted pixel by pixel.
+        ``ball_pixel_change``: a pixel of a Kaskade cell further than this
+        (Lab distance) from the cell's empty colour belongs to a ball.
         ``outlier_distance``: a cell whose normalised distance to every class
         exceeds this is unexplained (a hand, an arm, a strong shadow).
         ``occluded_min_cells``: a frame with at least this many unexplained
+        cells is occluded.
+        ``covered_ratio``: a cell whose board surface near its corners differs
+        from the calibration board, once this frame's light is undone, by more
+        than this share of its expected brightness (in any channel) is covered;
+        ``covered_floor``: the smallest expected brightness (0..1) that share
+        is taken of, so that dark channels do not count noise as change.
+        ``occluded_min_covered``: a frame with at least this many covered
         cells is occluded.
 
     Localisation
@@ -55,12 +74,22 @@ class VisionConfig:
     background_inset: float = 0.8
     background_inset_hex: float = 1.0
     background_patch_px: int = 3
+    ball_radius: float = 0.15
+    ball_reach: float = 0.42
+    ball_cell_px: int = 24
+    ball_min_area: float = 8.0
     normalise_light: bool = True
     light_tolerance: float = 0.03
+    glare_floor: float = 0.06
     sigma_floor: float = 4.0
     min_confidence: float = 0.6
+    pixel_sigma_floor: float = 8.0
+    ball_pixel_change: float = 12.0
     outlier_distance: float = 6.0
     occluded_min_cells: int = 1
+    covered_ratio: float = 0.25
+    covered_floor: float = 0.15
+    occluded_min_covered: int = 1
     marker_check_ncc: float = 0.8
     marker_patch_px: int = 24
     min_markers: int = 2

@@ -8,11 +8,20 @@ board as a plane ``g = a + b·x + c·y`` with outliers (stones, shadows, a hand
 covering a corner) rejected, is the light gain at each cell. Dividing a
 cell's colour by its gain brings it back to calibration light, so one
 colour model serves any light that is a smooth per-channel gain.
+
+A glare spot (a lamp mirrored by the board) is not a gain: it *adds* a
+near-white light over a patch of the board, strongest in its middle. Where
+a cell's own background is brighter in every channel than the fitted gain
+predicts, :func:`glare_offset` takes the smallest of those excesses (white
+light raises all three channels alike) as the light added over that cell,
+and :func:`remove_light` subtracts it before dividing by the gain.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from vision.config import VisionConfig
 
 ROUNDS = 3
 MIN_RATIO = 0.2
@@ -42,6 +51,53 @@ def light_gain(background: np.ndarray, reference: np.ndarray, design: np.ndarray
             coef, *_ = np.linalg.lstsq(design[keep], y[keep], rcond=None)
         gains[:, c] = design @ coef
     return np.clip(gains, MIN_RATIO, MAX_RATIO).astype(np.float32)
+
+
+def glare_offset(
+    background: np.ndarray, reference: np.ndarray, gain: np.ndarray, neighbours: np.ndarray | None, floor: float
+) -> np.ndarray:
+    """Additive white light over each cell (N, 0..1) beyond what ``gain`` explains; 0 below ``floor``.
+
+    ``neighbours`` (N×K cell indices, padded with the cell itself) smooths the
+    estimate over each cell and its neighbours with a median, so a stone or
+    a shadow on one background patch does not count as glare.
+    """
+    excess = (background - gain * reference).min(axis=1)
+    if neighbours is not None:
+        excess = np.median(excess[neighbours], axis=1)
+    return np.where(excess > floor, excess, 0.0).astype(np.float32)
+
+
+def remove_light(disk: np.ndarray, gain: np.ndarray, glare: np.ndarray) -> np.ndarray:
+    """Disk colours (N×3, 0..1) brought back to the calibration light: glare subtracted, gain divided out."""
+    return (disk - glare[:, None]) / gain
+
+
+def neighbour_table(neighbours: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """An N×K index array of each cell and its neighbours, padded by repeating the cell itself."""
+    width = 1 + max((len(n) for n in neighbours), default=0)
+    rows = [[i, *n] + [i] * (width - 1 - len(n)) for i, n in enumerate(neighbours)]
+    return np.array(rows, dtype=np.intp)
+
+
+def covered_cells(
+    corners: np.ndarray, reference: np.ndarray, gain: np.ndarray, glare: np.ndarray, config: VisionConfig
+) -> np.ndarray:
+    """Cells whose board surface no longer looks like the lit calibration board (a hand, an arm, their shadow).
+
+    ``corners`` (N×C×3) are the colours of the patches near each cell's
+    corners, ``reference`` the same on the calibration image (N×C×3, or N×3
+    when only each cell's pooled colour is known). Once this frame's light (gain and glare) is accounted for, they
+    must match the calibration image. A stone, or its shadow, reaches some of
+    a cell's corner patches; a hand or an arm, far larger, reaches them all. A
+    cell whose every patch differs by more than ``config.covered_ratio`` of
+    its expected brightness (in some channel) is covered.
+    """
+    if reference.ndim == 2:
+        reference = reference[:, None, :]
+    expected = gain[:, None, :] * reference + glare[:, None, None]
+    change = np.abs(corners - expected) / np.maximum(expected, config.covered_floor)
+    return change.max(axis=2).min(axis=1) > config.covered_ratio
 
 
 def design_matrix(centres: np.ndarray) -> np.ndarray:

@@ -7,6 +7,8 @@ measured from the board-plane geometry that :mod:`referee.geometry` gives:
 - ``disk``: the per-channel median colour (BGR, 0..1) of a central disk
   smaller than a stone; the median ignores glare spots, grid lines and the
   part of an off-centre or perspective-shifted stone that leaves the disk;
+- ``pixels`` (Kaskade boards only): every pixel of a disk that holds all
+  of a cell's balls, for :mod:`vision.balls` to count them;
 - ``background``: the median colour of small patches near the cell's
   corners, where no centred stone reaches; it tells how the light falls on
   that part of the board in this frame (see :mod:`vision.light`).
@@ -28,10 +30,16 @@ from vision.config import VisionConfig
 
 @dataclass(frozen=True, eq=False)
 class CellMeasures:
-    """Measures of every cell of one frame, in ``geometry.cells`` order (N×3 BGR arrays, 0..1)."""
+    """Measures of every cell of one frame, in ``geometry.cells`` order (N×3 BGR arrays, 0..1).
+
+    ``pixels``: on Kaskade boards, the colours (N×P×3 BGR, 0..1) of every
+    pixel of a disk wide enough to hold the cell's balls; None otherwise.
+    """
 
     disk: np.ndarray
     background: np.ndarray
+    pixels: np.ndarray | None = None
+    corners: np.ndarray | None = None
 
 
 class Rectifier:
@@ -40,7 +48,9 @@ class Rectifier:
     def __init__(self, geometry: Geometry, config: VisionConfig | None = None) -> None:
         self.geometry = geometry
         self.config = config or VisionConfig()
-        px, margin = self.config.cell_px, self.config.margin
+        self.balls = geometry.kind == "grid"
+        self.px = px = self.config.ball_cell_px if self.balls else self.config.cell_px
+        margin = self.config.margin
         self.size = (
             int(np.ceil((geometry.width + 2 * margin) * px)),
             int(np.ceil((geometry.height + 2 * margin) * px)),
@@ -50,7 +60,8 @@ class Rectifier:
             [[1.0 / px, 0.0, 0.5 / px - margin], [0.0, 1.0 / px, 0.5 / px - margin], [0.0, 0.0, 1.0]]
         )
         centres = np.array(geometry.centres, dtype=np.float64)
-        radius_px = self.config.disk_radius * geometry.stone_radius * px
+        piece_radius = self.config.ball_radius if self.balls else geometry.stone_radius
+        radius_px = self.config.disk_radius * piece_radius * px
         self.disk_index = self._patches(centres, _disk_offsets(radius_px))
         inset = self.config.background_inset_hex if geometry.layout is Layout.HEX else self.config.background_inset
         corners = []
@@ -58,11 +69,14 @@ class Rectifier:
             polygon = np.array(geometry.polygon(geometry.cells[k]))
             corners.append(centre + inset * (polygon - centre))
         patch = _square_offsets(self.config.background_patch_px)
-        per_corner = [self._patches(np.array([c[j] for c in corners]), patch) for j in range(len(corners[0]))]
+        self.corner_count = len(corners[0])
+        per_corner = [self._patches(np.array([c[j] for c in corners]), patch) for j in range(self.corner_count)]
         self.background_index = np.concatenate(per_corner, axis=1)
+        # Kaskade cells hold up to three small balls anywhere in the cell: every pixel of a wide disk is looked at
+        self.cell_index = self._patches(centres, _disk_offsets(self.config.ball_reach * px)) if self.balls else None
 
     def _patches(self, points: np.ndarray, offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
-        px, margin = self.config.cell_px, self.config.margin
+        px, margin = self.px, self.config.margin
         w, h = self.size
         cu = np.rint((points[:, 0] + margin) * px - 0.5).astype(int)
         cv = np.rint((points[:, 1] + margin) * px - 0.5).astype(int)
@@ -86,8 +100,16 @@ class Rectifier:
         """Measure every cell of an already rectified board image."""
         flat = board_bgr.reshape(-1, 3)
         disk = np.median(flat[self.disk_index], axis=1).astype(np.float32) * (1.0 / 255.0)
-        background = np.median(flat[self.background_index], axis=1).astype(np.float32) * (1.0 / 255.0)
-        return CellMeasures(disk=disk, background=background)
+        patches = flat[self.background_index]
+        background = np.median(patches, axis=1).astype(np.float32) * (1.0 / 255.0)
+        n, k, _ = patches.shape
+        corners = np.median(patches.reshape(n, self.corner_count, k // self.corner_count, 3), axis=2)
+        pixels = None
+        if self.cell_index is not None:
+            pixels = flat[self.cell_index].astype(np.float32) * (1.0 / 255.0)
+        return CellMeasures(
+            disk=disk, background=background, pixels=pixels, corners=corners.astype(np.float32) * (1.0 / 255.0)
+        )
 
 
 def _disk_offsets(radius_px: float) -> tuple[np.ndarray, np.ndarray]:

@@ -15,13 +15,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from referee.geometry import Geometry
+from vision.balls import ball_pixels, count_balls
 from vision.classify import Classifier
-from vision.colour_model import ColourModel, normalised_lab
+from vision.colour_model import ColourModel, light_correction
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError
-from vision.light import design_matrix
+from vision.light import covered_cells, design_matrix, neighbour_table, remove_light
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
-from vision.measure import Rectifier
+from vision.measure import Rectifier, bgr_to_lab
 
 
 @dataclass(frozen=True)
@@ -30,8 +31,8 @@ class FrameReading:
 
     ``symbols``: one of ``o x = . ?`` per cell in ``geometry.cells`` order
     (``?`` where the reader cannot decide). ``confidence``: the posterior of
-    each symbol (0..1). ``counts``: Kaskade ball counts per cell, or None for
-    other boards. ``occluded``: something covers the board (a hand, an arm,
+    each symbol (0..1). ``counts``: Kaskade ball counts per cell (0..3, see
+    :mod:`vision.balls`), or None for other boards. ``occluded``: something covers the board (a hand, an arm,
     their shadow) or the board could not be confirmed; never trust such a
     frame. ``located``: the board was found (now or by an earlier frame).
     ``change``: the largest Lab distance of any cell's measure from the
@@ -69,8 +70,20 @@ class BoardReader:
         self.rectifier = Rectifier(geometry, self.config)
         self.classifier = Classifier(colour_model, self.config)
         self.design = design_matrix(np.array(geometry.centres))
+        self.neighbours = neighbour_table(geometry.neighbours_ix)
+        self.ball_area = (
+            np.array(colour_model.ball_area)
+            if colour_model.ball_area is not None
+            else np.full((len(geometry.cells), len(colour_model.classes)), self._default_ball_area())
+        )
         self._location: Location | None = None
+        self.corner_reference = None if colour_model.corners is None else np.array(colour_model.corners, np.float32)
+        self.last_covered: np.ndarray = np.zeros(len(geometry.cells), dtype=bool)
         self._previous_lab: np.ndarray | None = None
+
+    def _default_ball_area(self) -> float:
+        """One ball's area in rectified pixels, for a model fitted without ball photos."""
+        return float(np.pi * (self.config.ball_radius * self.config.ball_cell_px) ** 2)
 
     @property
     def location(self) -> Location | None:
@@ -100,16 +113,40 @@ class BoardReader:
         t1 = time.perf_counter()
         measures = self.rectifier.measure(image_bgr, location.homography)
         t2 = time.perf_counter()
-        lab = normalised_lab(measures, self.classifier.reference, self.design, self.config)
+        gain, glare = light_correction(measures, self.classifier.reference, self.design, self.config, self.neighbours)
+        lab = bgr_to_lab(remove_light(measures.disk, gain, glare))
         classes = self.classifier.classify(lab)
+        symbols, confidence, counts = classes.symbols, classes.confidence, None
+        if measures.pixels is not None:
+            balls = count_balls(
+                ball_pixels(measures.pixels, gain, glare, self.classifier, self.config), self.ball_area, self.classifier
+            )
+            counts = balls.counts
+            symbols = tuple(
+                s if c >= self.config.min_confidence else "?"
+                for s, c in zip(balls.symbols, balls.confidence, strict=True)
+            )
+            confidence = balls.confidence
         t3 = time.perf_counter()
         change = 0.0 if self._previous_lab is None else _change(lab, self._previous_lab)
         self._previous_lab = lab
-        occluded = (not location.confirmed) or int(classes.unexplained.sum()) >= self.config.occluded_min_cells
+        corners = measures.corners if measures.corners is not None else measures.background[:, None, :]
+        if self.corner_reference is not None and self.corner_reference.shape[:2] == corners.shape[:2]:
+            covered = covered_cells(corners, self.corner_reference, gain, glare, self.config)
+        else:
+            covered = covered_cells(
+                measures.background[:, None, :], self.classifier.reference, gain, glare, self.config
+            )
+        self.last_covered = covered
+        occluded = (
+            (not location.confirmed)
+            or int(classes.unexplained.sum()) >= self.config.occluded_min_cells
+            or int(covered.sum()) >= self.config.occluded_min_covered
+        )
         return FrameReading(
-            symbols=classes.symbols,
-            confidence=classes.confidence,
-            counts=None,
+            symbols=symbols,
+            confidence=confidence,
+            counts=counts,
             occluded=bool(occluded),
             located=True,
             change=change,

@@ -1,0 +1,54 @@
+"""Small synthetic boards for the pipeline tests: a calibrated reader and frames of one camera set-up."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.geometry import Geometry, parse_geometry
+from vision.colour_model import ColourModel, fit_colour_model
+from vision.locate import MarkerLocator
+from vision.pipeline import BoardReader
+from vision.synth import CLEAN, Renderer, SynthConditions, make_scene
+
+SIZE = (960, 540)
+
+
+def stones_of(geometry: Geometry) -> tuple[str, ...]:
+    """The stone colours of the game played on ``geometry``."""
+    return ("o", "x", "=") if geometry.kind in ("diamond", "hex-diamond") else ("o", "x")
+
+
+@dataclass
+class Table:
+    """One camera set-up over one board, calibrated as a user would: an empty photo and photos of known stones."""
+
+    geometry: Geometry
+    renderer: Renderer
+    model: ColourModel
+
+    def reader(self) -> BoardReader:
+        """A fresh reader with the fitted model."""
+        return BoardReader(self.geometry, MarkerLocator.default(self.geometry), self.model)
+
+    def position(self, seed: int) -> tuple[str, ...]:
+        """A random position (seeded) with every stone colour and empty cells."""
+        rng = np.random.default_rng(seed)
+        return tuple(str(s) for s in rng.choice([".", *stones_of(self.geometry)], size=len(self.geometry.cells)))
+
+
+def calibrated_table(spec: str, seed: int = 3, conditions: SynthConditions = CLEAN) -> Table:
+    """Calibrate ``spec`` under ``conditions`` (glare-free photos, no hands), as the guided flow would."""
+    geometry = parse_geometry(spec)
+    quiet = conditions.with_(hand_probability=0.0, glare_probability=0.0, motion_blur_probability=0.0)
+    calibration = Renderer(make_scene(geometry, seed, quiet, SIZE))
+    n = len(geometry.cells)
+    empty = calibration.render("." * n, seed=1, random_hand=False).image
+    cycle = (*stones_of(geometry), ".")
+    known = []
+    for shift in range(len(cycle)):
+        layout = tuple(cycle[(i + shift) % len(cycle)] for i in range(n))
+        known.append((calibration.render(layout, seed=2 + shift, random_hand=False).image, layout))
+    model = fit_colour_model(geometry, MarkerLocator.default(geometry), empty, known)
+    return Table(geometry, Renderer(make_scene(geometry, seed, conditions, SIZE)), model)

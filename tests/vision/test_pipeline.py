@@ -1,0 +1,82 @@
+"""The board reader on small synthetic frames: every layout, Kaskade balls, hands, a bumped camera."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tests.vision.synthetic import calibrated_table
+from vision.synth import HANDS, TYPICAL
+
+
+@pytest.mark.parametrize("spec", ["diamond:4", "hex-diamond:4", "trapezoid:4,4", "hexagon:3,3"])
+def test_every_cell_of_clean_frames_reads_right(spec: str) -> None:
+    table = calibrated_table(spec)
+    reader = table.reader()
+    for seed in (11, 12):
+        position = table.position(seed)
+        reading = reader.read(table.renderer.render(position, seed=seed).image)
+        assert reading.located and not reading.occluded
+        assert reading.symbols == position
+        assert reading.counts is None
+        assert min(reading.confidence) >= 0.6
+
+
+def test_typical_webcam_frames_read_right() -> None:
+    table = calibrated_table("diamond:4", seed=5, conditions=TYPICAL.with_(glare_probability=0.0))
+    reader = table.reader()
+    position = table.position(21)
+    reading = reader.read(table.renderer.render(position, seed=21).image)
+    assert not reading.occluded
+    assert reading.symbols == position
+
+
+def test_kaskade_reads_single_balls_and_counts_up_to_three() -> None:
+    table = calibrated_table("grid:4x4", seed=4)
+    reader = table.reader()
+    symbols = ("o", "x", ".", "o", "x", "o", "x", ".", ".", "o", "x", "o", "x", ".", "o", "x")
+    counts = tuple(0 if s == "." else 1 + (i % 3) for i, s in enumerate(symbols))
+    reading = reader.read(table.renderer.render(symbols, counts, seed=9).image)
+    assert reading.symbols == symbols
+    assert reading.counts == counts
+    singles = tuple("." if c != 1 else s for s, c in zip(symbols, counts, strict=True))
+    reading = reader.read(table.renderer.render(singles, tuple(int(s != ".") for s in singles), seed=10).image)
+    assert reading.symbols == singles
+
+
+def test_a_hand_over_the_board_marks_the_frame_occluded() -> None:
+    table = calibrated_table("diamond:4", seed=6, conditions=HANDS.with_(glare_probability=0.0))
+    reader = table.reader()
+    rng = np.random.default_rng(0)
+    position = table.position(30)
+    assert not reader.read(table.renderer.render(position, seed=30, random_hand=False).image).occluded
+    covered = 0
+    for k in range(4):
+        hand = table.renderer.sample_hand(rng, over_board=True)
+        frame = table.renderer.render(position, seed=31 + k, hand=hand)
+        reading = reader.read(frame.image)
+        if frame.occluded:
+            covered += 1
+            assert reading.occluded, f"hand {k} covers the board but the frame was not marked occluded"
+    assert covered > 0
+
+
+def test_markers_are_detected_once_while_still_and_again_after_a_bump() -> None:
+    table = calibrated_table("diamond:4", seed=7)
+    reader = table.reader()
+    position = table.position(40)
+    first = reader.read(table.renderer.render(position, seed=40).image)
+    assert reader.location is not None and reader.location.redetected
+    assert reader.read(table.renderer.render(position, seed=41).image).symbols == first.symbols
+    assert not reader.location.redetected
+    bumped = table.renderer.scene.pose.shifted(25.0, -15.0)
+    reading = reader.read(table.renderer.render(position, seed=42, pose=bumped).image)
+    assert reader.location.redetected
+    assert reading.symbols == position and not reading.occluded
+
+
+def test_stage_times_are_reported() -> None:
+    table = calibrated_table("diamond:4")
+    reading = table.reader().read(table.renderer.render(table.position(1), seed=1).image)
+    assert set(reading.stage_ms) == {"locate", "measure", "classify"}
+    assert all(ms >= 0.0 for ms in reading.stage_ms.values())
