@@ -1,0 +1,104 @@
+"""Light correction, covered cells and the colour model's file form, on hand-made numbers."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from referee.geometry import parse_geometry
+from vision.colour_model import ColourModel, StoneColour
+from vision.config import VisionConfig
+from vision.errors import ColourModelError
+from vision.light import covered_cells, design_matrix, glare_offset, light_gain, neighbour_table, remove_light
+from vision.measure import Rectifier
+
+GEOMETRY = parse_geometry("diamond:4")
+N = len(GEOMETRY.cells)
+
+
+def reference() -> np.ndarray:
+    rng = np.random.default_rng(1)
+    return rng.uniform(0.2, 0.8, (N, 3)).astype(np.float32)
+
+
+@given(st.floats(0.5, 1.6), st.floats(0.5, 1.6), st.floats(0.5, 1.6))
+def test_a_uniform_light_change_is_found_and_undone(b: float, g: float, r: float) -> None:
+    ref = reference()
+    gain_true = np.array([b, g, r], dtype=np.float32)
+    design = design_matrix(np.array(GEOMETRY.centres))
+    gain = light_gain(ref * gain_true, ref, design, 0.03)
+    assert np.allclose(gain, gain_true, rtol=0.01)
+    glare = glare_offset(ref * gain_true, ref, gain, None, 0.06)
+    assert np.all(glare == 0.0)
+    assert np.allclose(remove_light(ref * gain_true, gain, glare), ref, atol=0.01)
+
+
+def test_added_white_light_counts_as_glare_and_is_removed() -> None:
+    ref = reference()
+    design = design_matrix(np.array(GEOMETRY.centres))
+    seen = ref.copy()
+    seen[5] += 0.3
+    gain = light_gain(seen, ref, design, 0.03)
+    glare = glare_offset(seen, ref, gain, None, 0.06)
+    assert glare[5] == pytest.approx(0.3, abs=0.03)
+    assert np.count_nonzero(glare) == 1
+    assert np.allclose(remove_light(seen, gain, glare)[5], ref[5], atol=0.03)
+
+
+def test_neighbour_table_pads_with_the_cell_itself() -> None:
+    table = neighbour_table(GEOMETRY.neighbours_ix)
+    assert table.shape[0] == N
+    for i, row in enumerate(table):
+        assert row[0] == i
+        assert set(row[1:]) <= {i, *GEOMETRY.neighbours_ix[i]}
+
+
+def test_a_cell_is_covered_only_when_every_corner_changed() -> None:
+    config = VisionConfig()
+    ref = np.repeat(reference()[:, None, :], 4, axis=1)
+    seen = ref.copy()
+    seen[2, 0] *= 0.4  # a stone's shadow on one corner
+    seen[7] *= 0.4  # a hand's shadow over the whole cell
+    covered = covered_cells(seen, ref, np.ones((N, 3), np.float32), np.zeros(N, np.float32), config)
+    assert np.flatnonzero(covered).tolist() == [7]
+
+
+def test_kaskade_cells_measure_every_pixel_of_a_wide_disk_other_boards_do_not() -> None:
+    grid = Rectifier(parse_geometry("grid:4x4"))
+    board = np.full((grid.size[1], grid.size[0], 3), 128, np.uint8)
+    measures = grid.measure_rectified(board)
+    assert measures.pixels is not None and measures.pixels.shape[0] == 16
+    assert measures.corners is not None and measures.corners.shape == (16, 4, 3)
+    other = Rectifier(GEOMETRY)
+    assert other.measure_rectified(np.zeros((other.size[1], other.size[0], 3), np.uint8)).pixels is None
+
+
+def model(**extra: object) -> ColourModel:
+    return ColourModel(
+        geometry="diamond:4",
+        empty=((50.0, 0.0, 0.0),) * N,
+        empty_sigma=(1.0, 1.0, 1.0),
+        classes={"o": StoneColour((90.0, 0.0, 0.0), (2.0, 1.0, 1.0), 4)},
+        background=((0.5, 0.5, 0.5),) * N,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+def test_the_colour_model_file_form_keeps_ball_areas_and_corner_colours() -> None:
+    full = model(ball_area=((40.0,),) * N, corners=(((0.5, 0.5, 0.5),) * 4,) * N)
+    again = ColourModel.from_dict(full.to_dict())
+    assert again.ball_area == full.ball_area and again.corners == full.corners
+    assert ColourModel.from_dict(model().to_dict()).ball_area is None
+
+
+@pytest.mark.parametrize(
+    ("key", "value"),
+    [("ball_area", [[40.0]] * (N - 1)), ("ball_area", [[-1.0]] * N), ("corners", [[[0.5, 0.5]]] * N)],
+)
+def test_a_malformed_colour_model_says_which_field(key: str, value: object) -> None:
+    data = model().to_dict()
+    data[key] = value
+    with pytest.raises(ColourModelError, match=key):
+        ColourModel.from_dict(data)
