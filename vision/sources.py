@@ -6,8 +6,10 @@ command line and returns a :class:`FrameSource`: iterate it for
 use it in a ``with`` block) when done. Specs:
 
 - ``0``, ``1``, ... or ``/dev/video0``: an OpenCV capture device;
-- ``file:game.mp4``: a video file, frame by frame, to its end;
-- ``dir:frames/``: the pictures of a folder (png, jpg, bmp, tif, webp) in name order;
+- ``file:game.mp4``: a video file, frame by frame, to its end (a bare path
+  to an existing file works too);
+- ``dir:frames/``: the pictures of a folder (png, jpg, bmp, tif, webp) in
+  name order (or a bare path to an existing folder);
 - ``http://...`` or ``https://...``: an MJPEG stream (``multipart/x-mixed-replace``),
   or a snapshot URL that answers one JPEG per request;
 - ``synth:`` or ``synth:?board=diamond:8&seed=1&conditions=typical&size=1280x720&moves=20``:
@@ -101,7 +103,7 @@ class CaptureSource(FrameSource):
         self.description = f"video file {target}" if is_file else f"camera {target}"
         if is_file and not Path(str(target)).is_file():
             raise SourceNotFoundError(f"no video file at {target}: check the path (file:PATH)")
-        self._capture: Any = cv2.VideoCapture(target)
+        self._capture: Any = _quiet_capture(target)
         if not self._capture.isOpened():
             self._capture.release()
             if is_file:
@@ -127,6 +129,17 @@ class CaptureSource(FrameSource):
         if self._capture is not None:
             self._capture.release()
             self._capture = None
+
+
+def _quiet_capture(target: int | str) -> Any:
+    """``cv2.VideoCapture(target)`` without OpenCV's own warnings: a failure gets our one clear line instead."""
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_ERROR)
+    try:
+        return cv2.VideoCapture(target)
+    finally:
+        logging.setLogLevel(level)
 
 
 class FolderSource(FrameSource):
@@ -281,6 +294,11 @@ def open_source(spec: str | int) -> FrameSource:
         if not Path(text).exists():
             raise SourceNotFoundError(f"no camera at {text}: plug it in, or pick one that `ls /dev/video*` lists")
         return CaptureSource(text, is_file=False)
+    path = Path(text).expanduser()
+    if path.is_dir():
+        return FolderSource(text)
+    if path.is_file():
+        return CaptureSource(text, is_file=True)
     kind, sep, rest = text.partition(":")
     kind = kind.lower()
     if sep and kind == "file":

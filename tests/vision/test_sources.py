@@ -51,6 +51,8 @@ def test_a_folder_gives_its_pictures_in_name_order(tmp_path):
     assert [f.index for f in frames] == [0, 1, 2]
     assert all(isinstance(f, Frame) and f.truth is None for f in frames)
     assert [int(f.image[0, 0, 0]) for f in frames] == [int(shots[k][0, 0, 0]) for k in (1, 2, 0)]
+    with open_source(str(tmp_path)) as bare:
+        assert len(list(bare)) == 3, "a bare path to a folder is a folder source"
 
 
 def test_a_folder_without_pictures_or_with_a_broken_one_says_so(tmp_path):
@@ -74,6 +76,8 @@ def test_a_video_file_is_read_to_its_end(tmp_path):
     source.close()
     source.close()
     assert len(frames) == 4
+    with open_source(str(path)) as bare:
+        assert len(list(bare)) == 4, "a bare path to a file is a video file source"
     assert all(close_to(f.image, s) for f, s in zip(frames, shots, strict=True))
 
 
