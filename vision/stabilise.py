@@ -39,7 +39,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from vision.errors import VisionError
 from vision.pipeline import FrameReading
+
+
+class StabiliserConfigError(VisionError, ValueError):
+    """A stabiliser setting out of range; the message says which and what to give."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +54,9 @@ class StabiliserConfig:
     ``still_frames``: consecutive unoccluded, located frames that must read the
     same. ``max_change``: the largest change measure (the reader's largest
     per-cell Lab distance from the previous frame) still counted as still.
+    Four frames are half a second at 8 frames per second; sensor noise moves
+    the change measure of a still board by up to about 10, a moving hand by
+    tens.
     """
 
     still_frames: int = 4
@@ -56,9 +64,9 @@ class StabiliserConfig:
 
     def __post_init__(self) -> None:
         if self.still_frames < 1:
-            raise ValueError(f"still_frames must be at least 1, not {self.still_frames}")
+            raise StabiliserConfigError(f"still_frames must be at least 1, not {self.still_frames}")
         if not self.max_change >= 0:
-            raise ValueError(f"max_change must be a number of at least 0, not {self.max_change}")
+            raise StabiliserConfigError(f"max_change must be a number of at least 0, not {self.max_change}")
 
 
 class Stabiliser:
