@@ -40,6 +40,7 @@ class CellMeasures:
     background: np.ndarray
     pixels: np.ndarray | None = None
     corners: np.ndarray | None = None
+    rim: np.ndarray | None = None
 
 
 class Rectifier:
@@ -74,6 +75,11 @@ class Rectifier:
         self.background_index = np.concatenate(per_corner, axis=1)
         # Kaskade cells hold up to three small balls anywhere in the cell: every pixel of a wide disk is looked at
         self.cell_index = self._patches(centres, _disk_offsets(self.config.ball_reach * px)) if self.balls else None
+        rim_radii = (
+            self.config.rim_inner * geometry.stone_radius * px,
+            self.config.rim_outer * geometry.stone_radius * px,
+        )
+        self.rim_index = None if self.balls else self._patches(centres, _ring_offsets(*rim_radii))
 
     def _patches(self, points: np.ndarray, offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         px, margin = self.px, self.config.margin
@@ -107,8 +113,19 @@ class Rectifier:
         pixels = None
         if self.cell_index is not None:
             pixels = flat[self.cell_index].astype(np.float32) * (1.0 / 255.0)
+        rim = None
+        if self.rim_index is not None:
+            grey = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+            edges = cv2.magnitude(
+                cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+            )
+            rim = edges.ravel()[self.rim_index].mean(axis=1) / (grey.ravel()[self.rim_index].mean(axis=1) + 8.0)
         return CellMeasures(
-            disk=disk, background=background, pixels=pixels, corners=corners.astype(np.float32) * (1.0 / 255.0)
+            disk=disk,
+            background=background,
+            pixels=pixels,
+            corners=corners.astype(np.float32) * (1.0 / 255.0),
+            rim=rim,
         )
 
 
@@ -116,6 +133,14 @@ def _disk_offsets(radius_px: float) -> tuple[np.ndarray, np.ndarray]:
     r = int(np.ceil(radius_px))
     du, dv = np.meshgrid(np.arange(-r, r + 1), np.arange(-r, r + 1))
     inside = du**2 + dv**2 <= max(radius_px, 0.5) ** 2
+    return du[inside], dv[inside]
+
+
+def _ring_offsets(inner_px: float, outer_px: float) -> tuple[np.ndarray, np.ndarray]:
+    r = int(np.ceil(outer_px))
+    du, dv = np.meshgrid(np.arange(-r, r + 1), np.arange(-r, r + 1))
+    d2 = du**2 + dv**2
+    inside = (d2 >= inner_px**2) & (d2 <= max(outer_px, inner_px + 1.0) ** 2)
     return du[inside], dv[inside]
 
 
