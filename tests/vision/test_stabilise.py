@@ -139,3 +139,12 @@ def test_every_stable_reading_is_the_last_frames_agreeing_uncovered_and_still(st
         assert all(f.change <= config.max_change for f in run[1:])
         assert r.symbols != last_given, "the same board is given twice without a cover in between"
         last_given = r.symbols
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(readings, max_size=30), st.integers(1, 4), st.sampled_from([BOARD_A, BOARD_B]))
+def test_a_board_that_stays_still_long_enough_is_always_given(stream, still_frames, board):
+    stabiliser = Stabiliser(StabiliserConfig(still_frames=still_frames, max_change=10.0))
+    feed(stabiliser, stream)
+    out = feed(stabiliser, [reading(occluded=True)] + [reading(board, change=1.0)] * (still_frames + 2))
+    assert [o is not None for o in out] == [k == still_frames for k in range(still_frames + 3)]
