@@ -49,14 +49,20 @@ def ball_pixels(
     n, p, _ = pixels.shape
     if classifier.means.shape[0] == 0:
         return np.zeros((n, 0))
-    plain = (pixels - glare[:, None, None]) / gain[:, None, :]
+    plain = (pixels - glare[:, None, None].astype(np.float32)) / gain[:, None, :].astype(np.float32)
     lab = bgr_to_lab(plain.reshape(-1, 3)).reshape(n, p, 3)
-    change = np.sqrt(((lab - classifier.empty[:, None, :]) ** 2).sum(axis=2))
+    diff = lab - classifier.empty[:, None, :]
+    is_ball = np.einsum("npc,npc->np", diff, diff) > config.ball_pixel_change**2
     sigmas = np.maximum(classifier.sigmas, config.pixel_sigma_floor)
-    d_balls = (((lab[:, :, None, :] - classifier.means[None, None]) / sigmas[None, None]) ** 2).sum(axis=3)
-    best = d_balls.argmin(axis=2)
-    is_ball = change > config.ball_pixel_change
     k = classifier.means.shape[0]
+    best = np.zeros((n, p), dtype=np.intp)
+    nearest = np.full((n, p), np.inf, dtype=np.float32)
+    for j in range(k):
+        scaled = (lab - classifier.means[j]) / sigmas[j]
+        d = np.einsum("npc,npc->np", scaled, scaled)
+        closer = d < nearest
+        best[closer] = j
+        nearest = np.minimum(nearest, d)
     return np.stack([(is_ball & (best == j)).sum(axis=1) for j in range(k)], axis=1).astype(np.float64)
 
 

@@ -61,7 +61,9 @@ class VisionConfig:
         cells is occluded.
         ``covered_ratio``: a cell whose board surface near its corners differs
         from the calibration board, once this frame's light is undone, by more
-        than this share of its expected brightness (in any channel) is covered;
+        than this share of its expected brightness (in any channel) is covered
+        (``covered_brighter``: the same for patches brighter than expected,
+        where a light that clips is easily misjudged);
         ``covered_floor``: the smallest expected brightness (0..1) that share
         is taken of, so that dark channels do not count noise as change.
         ``occluded_min_covered``: a frame with at least this many covered
@@ -101,6 +103,7 @@ class VisionConfig:
     occluded_min_cells: int = 1
     covered_ratio: float = 0.25
     covered_floor: float = 0.15
+    covered_brighter: float = 0.35
     occluded_min_covered: int = 1
     marker_check_ncc: float = 0.8
     marker_patch_px: int = 24

@@ -90,13 +90,17 @@ def covered_cells(
     when only each cell's pooled colour is known). Once this frame's light (gain and glare) is accounted for, they
     must match the calibration image. A stone, or its shadow, reaches some of
     a cell's corner patches; a hand or an arm, far larger, reaches them all. A
-    cell whose every patch differs by more than ``config.covered_ratio`` of
-    its expected brightness (in some channel) is covered.
+    cell whose every patch is darker by more than ``config.covered_ratio``
+    of its expected brightness, or brighter by more than
+    ``config.covered_brighter`` (in some channel), is covered.
     """
     if reference.ndim == 2:
         reference = reference[:, None, :]
-    expected = gain[:, None, :] * reference + glare[:, None, None]
-    change = np.abs(corners - expected) / np.maximum(expected, config.covered_floor)
+    # the camera clips: a patch expected brighter than white shows white
+    expected = np.minimum(gain[:, None, :] * reference + glare[:, None, None], 1.0)
+    change = (corners - expected) / np.maximum(expected, config.covered_floor)
+    # darker than expected: a hand's shadow; brighter: skin over a dark square (or a light misjudged where it clips)
+    change = np.maximum(-change, change * (config.covered_ratio / config.covered_brighter))
     return change.max(axis=2).min(axis=1) > config.covered_ratio
 
 
