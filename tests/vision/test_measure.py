@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given
@@ -102,3 +103,19 @@ def test_a_malformed_colour_model_says_which_field(key: str, value: object) -> N
     data[key] = value
     with pytest.raises(ColourModelError, match=key):
         ColourModel.from_dict(data)
+
+
+def test_a_stone_of_the_square_colour_still_shows_edges_on_its_rim() -> None:
+    rectifier = Rectifier(GEOMETRY)
+    board = np.full((rectifier.size[1], rectifier.size[0], 3), 200, np.uint8)
+    flat = rectifier.measure_rectified(board).rim
+    px = rectifier.px
+    x, y = GEOMETRY.centres[5]
+    centre = (int((x + rectifier.config.margin) * px), int((y + rectifier.config.margin) * px))
+    # a stone as light as the square, seen only by its shaded rim
+    cv2.circle(board, centre, int(0.43 * px), (120, 120, 120), 2)
+    ringed = rectifier.measure_rectified(board).rim
+    assert flat is not None and ringed is not None
+    assert ringed[5] > flat[5] + 0.1
+    others = np.delete(np.arange(N), 5)
+    assert np.allclose(ringed[others], flat[others], atol=0.05)
