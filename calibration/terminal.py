@@ -141,18 +141,6 @@ def map_leds_in_terminal(
 # --- the command -----------------------------------------------------------------------------------------
 
 
-def add_guided_arguments(parser: argparse.ArgumentParser) -> None:
-    """Add the options of ``cascade calibrate --guided`` to ``parser``."""
-    parser.add_argument("--camera", default="0", help="the camera: 0, /dev/video0, file:..., or sim: (simulated table)")
-    parser.add_argument("--start", metavar="PROFILE", help="a profile to start from (default: the ready profile)")
-    parser.add_argument("--overlay", metavar="PNG", help="where to save the picture with the found grid")
-    parser.add_argument(
-        "--sim-wiring",
-        choices=("rows", "serpentine"),
-        help="with --camera sim:, put LEDs under the simulated board wired this way and map them",
-    )
-
-
 def run_guided(
     args: argparse.Namespace,
     say: Say = print,

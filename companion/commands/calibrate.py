@@ -37,7 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--known", action="append", default=[], metavar="IMG=LAYOUT", help="a photo and its layout file (repeatable)"
     )
     parser.add_argument("-o", "--output", required=True, metavar="PROFILE", help="the profile file to write")
-    from calibration.terminal import add_guided_arguments
+    from calibration.options import add_guided_arguments
 
     add_guided_arguments(parser)
     parser.set_defaults(run=run)
