@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl
 from hardware.errors import LedSpecError
 from hardware.ledmap import LedMap
 from hardware.matrix import LedMatrix, NullMatrix
+from hardware.options import parse_flag
 from referee.geometry import Geometry, parse_geometry
 
 LED_FORMS = "serial:URL, emu:, sim:, gpio:max7219?..., gpio:hc595?..., console: or none:"
@@ -62,7 +63,7 @@ def open_leds(spec: str, geometry: Geometry | str, led_map: LedMap | None = None
         stream = merged.pop("stream", None)
         ansi = merged.pop("ansi", None)
         _no_options(spec, merged)
-        return ConsoleMatrix(board, led_map, stream=stream, ansi=None if ansi is None else _truth(ansi))
+        return ConsoleMatrix(board, led_map, stream=stream, ansi=None if ansi is None else parse_flag(ansi, "ansi"))
     if kind in ("emu", "sim"):
         from hardware.bridge import BridgeMatrix
 
@@ -85,14 +86,3 @@ def open_leds(spec: str, geometry: Geometry | str, led_map: LedMap | None = None
 def _no_options(spec: str, options: dict[str, Any]) -> None:
     if options:
         raise LedSpecError(f"'{spec}' takes no option {sorted(options)[0]!r}")
-
-
-def _truth(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off"):
-        return False
-    raise LedSpecError(f"ansi must be true or false, not {value!r}")

@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hardware.errors import GpioError, LedSpecError
+from hardware.options import parse_flag
 
 FACTORIES = {
     "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory", "python3-lgpio (apt) or lgpio (pip)"),
@@ -90,15 +91,7 @@ class Options:
 
     def flag(self, name: str, default: bool) -> bool:
         """A yes/no option (``1``, ``true``, ``yes``, ``on`` or ``0``, ``false``, ``no``, ``off``)."""
-        value = self.take(name, default)
-        if isinstance(value, bool):
-            return value
-        text = str(value).strip().lower()
-        if text in ("1", "true", "yes", "on"):
-            return True
-        if text in ("0", "false", "no", "off"):
-            return False
-        raise LedSpecError(f"{self.what}: {name} must be true or false, not {value!r}")
+        return parse_flag(self.take(name, default), f"{self.what}: {name}")
 
     def pin(self, name: str, default: int | str | None) -> int | str | None:
         """A GPIO pin: a BCM number (``10``) or a gpiozero pin name (``GPIO10``, ``BOARD19``)."""
