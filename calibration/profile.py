@@ -173,10 +173,15 @@ def _compact_pairs(text: str) -> str:
 
 
 def load_profile(path: str | Path) -> Profile:
-    """Read and validate a profile file; raises ProfileError (or OSError for an unreadable file)."""
+    """Read and validate a profile file; raises ProfileError, saying what is wrong, for any bad file."""
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ProfileError(
+            f"cannot read the profile {path} ({error.strerror or error}): give the file cascade calibrate wrote, "
+            "or a ready one from calibration/profiles/"
+        ) from None
     except json.JSONDecodeError as error:
         raise ProfileError(f"{path} is not valid JSON (line {error.lineno}): {error.msg}") from None
     except UnicodeDecodeError:

@@ -37,3 +37,12 @@ def test_photo_calibration_still_needs_a_locator_and_an_empty_photo(
     err = capsys.readouterr().err
     assert message in err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_missing_profile_is_one_line_saying_what_to_give(capsys, tmp_path) -> None:
+    from companion.cli import main
+
+    assert main(["read", "--profile", str(tmp_path / "none.json"), str(tmp_path / "x.jpg")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0
+    assert "cannot read the profile" in err and "cascade calibrate" in err
