@@ -6,14 +6,19 @@ ones included: white stones on light squares and black on dark ones (the
 pale board), red stones under a warm lamp, glare, hands over and beside the
 board, and everything at once. Each scene (board, camera, light) is
 calibrated once from rendered pictures of its empty board and known layouts
-(:func:`vision.synth.fit_scene`), then its frames are read one by one with a
-:class:`~vision.pipeline.BoardReader` on one core (``cv2.setNumThreads(1)``).
+(:func:`vision.synth.fit_scene`) under the scene's own base light, without
+glare or hands, as a user calibrates at their table; then its frames are read
+one by one with a :class:`~vision.pipeline.BoardReader` on one core
+(``cv2.setNumThreads(1)``), each frame under a light drawn from the scene's
+conditions (brightness, fall-off, colour cast, glare) as a room's light
+changes during a game.
 
 Figures: per-cell accuracy (frames with no hand over the board), the share
 of frames read fully correct (a frame with a hand over the board counts as
 correct when it is flagged occluded), the median milliseconds per frame and
 per stage, the frames with a hand and how many hand-covered frames were
-wrongly not flagged. :func:`measure` gives the same figures to programs.
+wrongly not flagged, and per condition and per board the clear frames wrongly
+flagged occluded. :func:`measure` gives the same figures to programs.
 """
 
 from __future__ import annotations
@@ -134,9 +139,9 @@ class _Tally:
             self.stage_ms.setdefault(stage, []).append(value)
         self.hand_frames += int(hand)
         tallies = [
-            self.by_group[kind].setdefault(name, [0, 0, 0, 0]) for kind, name in zip(self.by_group, groups, strict=True)
+            self.by_group[kind].setdefault(name, [0] * 5) for kind, name in zip(self.by_group, groups, strict=True)
         ]
-        for counts in tallies:  # frames, frames right, cells, cells right
+        for counts in tallies:  # frames, frames right, cells, cells right, clear frames flagged
             counts[0] += 1
         if occluded:
             self.hand_over_board += 1
@@ -151,6 +156,8 @@ class _Tally:
                 counts[2] += len(truth)
                 counts[3] += matching
             self.clear_flagged += int(bool(reading.occluded))
+            for counts in tallies:
+                counts[4] += int(bool(reading.occluded))
             right = matching == len(truth) and not reading.occluded
         self.frames_right += int(right)
         for counts in tallies:
@@ -184,6 +191,7 @@ class _Tally:
                         "frames": c[0],
                         "frame_accuracy": round(c[1] / c[0], 5),
                         "cell_accuracy": round(c[3] / c[2], 5) if c[2] else None,
+                        "clear_frames_flagged": c[4],
                     }
                     for name, c in sorted(group.items())
                 }
@@ -214,5 +222,6 @@ def report(figures: dict[str, Any]) -> str:
         cells = "n/a" if c["cell_accuracy"] is None else f"{c['cell_accuracy'] * 100:.2f} %"
         lines.append(
             f"  {name:12s} {c['frames']:4d} frames  fully correct {c['frame_accuracy'] * 100:5.1f} %  cells {cells}"
+            f"  clear flagged {c['clear_frames_flagged']}"
         )
     return "\n".join(lines)

@@ -59,6 +59,9 @@ def test_a_hand_over_the_board_is_right_only_when_flagged():
     assert figures["ms_per_frame_median"] == 6.0
     assert figures["stage_ms_median"] == {"classify": 3.0, "locate": 1.0, "measure": 2.0}
     assert figures["by_condition"]["hands"]["frame_accuracy"] == 0.5
+    assert figures["by_condition"]["typical"]["clear_frames_flagged"] == 0
+    tally.add(("glare", "diamond:2"), TRUTH, False, False, reading(TRUTH, occluded=True), 4.0)
+    assert tally.figures((320, 240), 0, 1)["by_condition"]["glare"]["clear_frames_flagged"] == 1
 
 
 @pytest.mark.parametrize(
