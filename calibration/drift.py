@@ -14,8 +14,9 @@ confidently and stably:
 - its measure must also lie within ``max_distance`` spreads of its class,
   so that a stone that has just been put down or a passing shadow teaches
   nothing;
-- an empty cell moves its own empty appearance, a stone its colour's mean,
-  each by ``rate`` of the way per frame (an exponential moving average), so
+- an empty cell moves its own empty appearance (colour and texture), a
+  stone its colour's mean (colour and texture), each by ``rate`` of the way
+  per frame (an exponential moving average), so
   a game that starts in daylight and ends under a lamp keeps reading right,
   while a single odd frame changes almost nothing.
 """
@@ -27,7 +28,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.classify import Classifier
-from vision.colour_model import ColourModel, StoneColour, normalised_lab
+from vision.colour_model import ColourModel, StoneColour, TextureModel, normalised_lab
 from vision.pipeline import BoardReader, FrameReading
 
 
@@ -58,6 +59,9 @@ class LightFollower:
         self._model = model
         self._empty = np.array(model.empty, dtype=np.float64)
         self._means = {s: np.array(c.mean, dtype=np.float64) for s, c in model.classes.items()}
+        texture = model.texture
+        self._empty_texture = None if texture is None else np.array(texture.empty, dtype=np.float64)
+        self._stone_textures = {} if texture is None else {s: np.array(m) for s, (m, _) in texture.stones.items()}
         n = len(model.empty)
         self._symbol = np.array(["?"] * n)
         self._run = np.zeros(n, dtype=np.int64)
@@ -97,10 +101,15 @@ class LightFollower:
         rate = config.rate
         empty = learn & (symbols == ".")
         self._empty[empty] += rate * (lab[empty] - self._empty[empty])
+        texture = measures.texture
+        if texture is not None and self._empty_texture is not None:
+            self._empty_texture[empty] += rate * (texture[empty] - self._empty_texture[empty])
         for symbol, mean in self._means.items():
             cells = learn & (symbols == symbol)
             if cells.any():
                 mean += rate * (lab[cells].mean(axis=0) - mean)
+                if texture is not None and symbol in self._stone_textures:
+                    self._stone_textures[symbol] += rate * (texture[cells].mean(axis=0) - self._stone_textures[symbol])
         count = int(learn.sum())
         if count:
             self._rebuild()
@@ -117,5 +126,15 @@ class LightFollower:
             for s, c in self._model.classes.items()
         }
         empty = tuple(tuple(float(v) for v in row) for row in self._empty)
-        self._model = replace(self._model, empty=empty, classes=classes)  # type: ignore[arg-type]
+        texture = self._model.texture
+        if texture is not None and self._empty_texture is not None:
+            texture = TextureModel(
+                empty=tuple(tuple(float(v) for v in row) for row in self._empty_texture),
+                spread=texture.spread,
+                stones={
+                    s: (tuple(float(v) for v in self._stone_textures[s]), sigma)
+                    for s, (_, sigma) in texture.stones.items()
+                },
+            )
+        self._model = replace(self._model, empty=empty, classes=classes, texture=texture)  # type: ignore[arg-type]
         self.reader.classifier = Classifier(self._model, self.reader.config)

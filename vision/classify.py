@@ -1,9 +1,13 @@
 """Per-cell classification with a calibrated colour model.
 
-Each cell's Lab measure (and, where the model has it, the edge energy on
-the ring of a stone's rim) is scored against the cell's own empty appearance and
-against every stone colour of the model, as a Gaussian with per-channel
-spread (never narrower than ``config.sigma_floor``). The symbol is the most
+Each cell's Lab measure (and, where the model has it, its texture: the
+light-independent measures of :class:`~vision.measure.CellMeasures`) is
+scored against the cell's own empty appearance and against every stone
+colour of the model, as a Gaussian with a spread per channel and per
+texture measure (never narrower than ``config.sigma_floor`` and
+``config.texture_sigma_floor``). Each texture measure counts at most
+``config.texture_max_penalty`` against a class, so that no single measure
+(a neighbour's shadow on a rim, a lamp's reflection) decides alone. The symbol is the most
 likely class; its posterior probability is the confidence, and a cell below
 ``config.min_confidence`` reads ``?``. A cell far from every class
 (``config.outlier_distance``, in spreads) is *unexplained*: a hand, an arm or
@@ -49,12 +53,24 @@ class Classifier:
         self.sigmas = np.maximum(
             np.array([c.sigma for c in model.classes.values()], dtype=np.float32).reshape(-1, 3), floor
         )
-        self.rim_empty: np.ndarray | None = None
-        if model.rim_empty is not None and model.rim_spread is not None and model.stone_rims is not None:
-            self.rim_empty = np.array(model.rim_empty, dtype=np.float32)
-            self.rim_sigma = max(model.rim_spread, self.config.rim_sigma_floor)
-            share = self.config.rim_low_share
-            self.rim_low = np.array([share * model.stone_rims.get(s, 0.0) for s in model.classes], dtype=np.float32)
+        self.texture_mean: np.ndarray | None = None
+        texture = model.texture
+        if texture is not None and all(s in texture.stones for s in model.classes):
+            empty = np.array(texture.empty, dtype=np.float32)
+            stones = np.array([texture.stones[s][0] for s in model.classes], dtype=np.float32).reshape(
+                -1, empty.shape[1]
+            )
+            spread = np.array([texture.stones[s][1] for s in model.classes], dtype=np.float32).reshape(stones.shape)
+            # N × classes × T: each cell's own empty texture, then every stone colour's
+            self.texture_mean = np.concatenate(
+                [empty[:, None, :], np.broadcast_to(stones, (len(empty), *stones.shape))], 1
+            )
+            sigma = np.vstack([np.array(texture.spread, dtype=np.float32), spread])
+            floor = np.maximum(
+                self.config.texture_sigma_floor,
+                self.config.texture_relative_floor * np.abs(np.vstack([empty.mean(axis=0), stones])),
+            )
+            self.texture_sigma = np.maximum(sigma, floor)
 
     def distances(self, lab: np.ndarray) -> np.ndarray:
         """Squared normalised distance of each cell (rows) to each class (columns, ``names`` order)."""
@@ -62,30 +78,22 @@ class Classifier:
         d_stones = (((lab[:, None, :] - self.means[None, :, :]) / self.sigmas[None, :, :]) ** 2).sum(axis=2)
         return np.column_stack([d_empty, d_stones])
 
-    def rim_distances(self, rim: np.ndarray) -> np.ndarray:
-        """Squared normalised distance of each cell's rim edge energy to each class (zeros without a rim model).
+    def texture_distances(self, texture: np.ndarray | None) -> np.ndarray:
+        """Squared normalised distance of each cell's texture (N×T) to each class, each measure capped
+        at ``config.texture_max_penalty``; zeros without a texture model or measure."""
+        if self.texture_mean is None or texture is None:
+            return np.zeros((0 if texture is None else len(texture), len(self.names)))
+        z = (texture[:, None, :] - self.texture_mean) / self.texture_sigma[None, :, :]
+        return np.minimum(z**2, self.config.texture_max_penalty).sum(axis=2)
 
-        An empty cell's rim should match its calibrated value; a stone's
-        should reach at least ``rim_low_share`` of its colour's value (more
-        is never held against it: shadows and neighbours add edges). Edges
-        also come from a neighbour's stone or shadow reaching into the ring, so
-        the rim's evidence is capped at ``config.rim_max_penalty``: it decides
-        where the colours are alike (white on a light square) and yields where
-        the colour is plain.
-        """
-        out = np.zeros((len(rim), len(self.names)), dtype=np.float64)
-        if self.rim_empty is None:
-            return out
-        out[:, 0] = ((rim - self.rim_empty) / self.rim_sigma) ** 2
-        low = self.rim_low[None, :]
-        out[:, 1:] = (np.maximum(low - rim[:, None], 0.0) / np.maximum(0.5 * low, 1e-3)) ** 2
-        return np.minimum(out, self.config.rim_max_penalty)
-
-    def classify(self, lab: np.ndarray, rim: np.ndarray | None = None) -> CellClasses:
-        """Classify each cell from its Lab measure (an N×3 array) and, when given, its rim edge energy (N)."""
+    def classify(self, lab: np.ndarray, texture: np.ndarray | None = None) -> CellClasses:
+        """Classify each cell from its Lab measure (an N×3 array) and, when given, its texture (N×T)."""
         colour_d2 = self.distances(lab)
-        d2 = colour_d2 if rim is None else colour_d2 + self.rim_distances(rim)
         log_norm = np.concatenate([[np.log(self.empty_sigma).sum()], np.log(self.sigmas).sum(axis=1)])
+        d2 = colour_d2
+        if texture is not None and self.texture_mean is not None:
+            d2 = colour_d2 + self.texture_distances(texture)
+            log_norm = log_norm + np.log(self.texture_sigma).sum(axis=1)
         loglik = -0.5 * d2 - log_norm[None, :]
         loglik -= loglik.max(axis=1, keepdims=True)
         post = np.exp(loglik)

@@ -14,10 +14,12 @@ A :class:`ColourModel` holds, in CIE Lab (L 0..100):
   own on the calibration image (N×C), to tell a hand over a cell from a
   stone's shadow (see :func:`vision.light.covered_cells`); None in models
   fitted before it was kept;
-- ``rim_empty``, ``rim_spread`` and ``stone_rims``: the edge energy on the
-  ring where a stone's rim lies (see :class:`~vision.measure.CellMeasures`):
-  each cell's own empty value, how much it varies, and each stone colour's
-  typical value; None where not fitted (Kaskade boards, older models);
+- ``texture``: what cells look like apart from their colour (the rim and
+  top edge energies and the dark share of
+  :class:`~vision.measure.CellMeasures`): each cell's own empty values, how
+  much they vary, and each stone colour's mean and spread; None where not
+  fitted (Kaskade boards, models fitted before it was kept, which read by
+  colour alone until calibrated again);
 - ``ball_area``: on Kaskade boards, how many rectified pixels read as ball
   when one ball of each colour (``classes`` order) lies in each cell (see
   :mod:`vision.balls`; a white ball on a light square shows fewer ball
@@ -63,6 +65,54 @@ class StoneColour:
 
 
 @dataclass(frozen=True)
+class TextureModel:
+    """The light-independent texture measures: per-cell empty values (N×T), their spread (T), and per stone
+    colour the mean and spread (T each)."""
+
+    empty: tuple[tuple[float, ...], ...]
+    spread: tuple[float, ...]
+    stones: dict[str, tuple[tuple[float, ...], tuple[float, ...]]]
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (numbers rounded to 0.0001)."""
+        return {
+            "empty": [[round(v, 4) for v in row] for row in self.empty],
+            "spread": [round(v, 4) for v in self.spread],
+            "stones": {
+                s: {"mean": [round(v, 4) for v in mean], "sigma": [round(v, 4) for v in sigma]}
+                for s, (mean, sigma) in self.stones.items()
+            },
+        }
+
+    @classmethod
+    def from_dict(cls, value: Any, cells: int) -> TextureModel:
+        """The texture model of ``value`` (as made by :meth:`to_dict`); raises ColourModelError."""
+        problem = f"colour model: texture must hold empty ({cells} rows of numbers), spread and stones among o x ="
+        try:
+            empty = tuple(tuple(float(v) for v in row) for row in value["empty"])
+            spread = tuple(float(v) for v in value["spread"])
+            stones = {
+                str(s): (tuple(float(v) for v in c["mean"]), tuple(float(v) for v in c["sigma"]))
+                for s, c in dict(value["stones"]).items()
+            }
+        except (KeyError, TypeError, ValueError):
+            raise ColourModelError(problem) from None
+        width = len(spread)
+        numbers = [v for row in empty for v in row] + list(spread)
+        numbers += [v for mean, sigma in stones.values() for v in (*mean, *sigma)]
+        if (
+            len(empty) != cells
+            or width == 0
+            or any(len(row) != width for row in empty)
+            or any(len(mean) != width or len(sigma) != width for mean, sigma in stones.values())
+            or set(stones) - set(STONES)
+            or not all(np.isfinite(numbers))
+        ):
+            raise ColourModelError(problem)
+        return cls(empty=empty, spread=spread, stones=stones)
+
+
+@dataclass(frozen=True)
 class ColourModel:
     """Per-cell empty appearance and per-colour stone statistics for one board geometry."""
 
@@ -73,9 +123,7 @@ class ColourModel:
     background: tuple[Lab, ...]
     ball_area: tuple[tuple[float, ...], ...] | None = None
     corners: tuple[tuple[Lab, ...], ...] | None = None
-    rim_empty: tuple[float, ...] | None = None
-    rim_spread: float | None = None
-    stone_rims: dict[str, float] | None = None
+    texture: TextureModel | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (numbers rounded to 0.01 Lab unit)."""
@@ -89,12 +137,8 @@ class ColourModel:
             "empty": [[round(v, 2) for v in lab] for lab in self.empty],
             "background": [[round(v, 4) for v in bgr] for bgr in self.background],
         }
-        if self.rim_empty is not None and self.rim_spread is not None and self.stone_rims is not None:
-            data["rim"] = {
-                "empty": [round(v, 4) for v in self.rim_empty],
-                "spread": round(self.rim_spread, 4),
-                "stones": {s: round(v, 4) for s, v in self.stone_rims.items()},
-            }
+        if self.texture is not None:
+            data["texture"] = self.texture.to_dict()
         if self.corners is not None:
             data["corners"] = [[[round(v, 4) for v in bgr] for bgr in cell] for cell in self.corners]
         if self.ball_area is not None:
@@ -127,7 +171,7 @@ class ColourModel:
                 raise
             raise ColourModelError(f"colour model: malformed value ({bad})") from None
         ball_area = _ball_area(data.get("ball_area"), len(empty), len(classes))
-        rim_empty, rim_spread, stone_rims = _rim(data.get("rim"), len(empty))
+        texture = None if data.get("texture") is None else TextureModel.from_dict(data["texture"], len(empty))
         corners = data.get("corners")
         if corners is not None:
             if not isinstance(corners, list) or len(corners) != len(empty):
@@ -147,9 +191,7 @@ class ColourModel:
             background=background,
             ball_area=ball_area,
             corners=corners,
-            rim_empty=rim_empty,
-            rim_spread=rim_spread,
-            stone_rims=stone_rims,
+            texture=texture,
         )
 
     def check_fits(self, geometry: Geometry) -> None:
@@ -159,20 +201,6 @@ class ColourModel:
                 f"the colour model is for {self.geometry} ({len(self.empty)} cells), not {geometry.spec}: "
                 "calibrate again for this board"
             )
-
-
-def _rim(value: Any, cells: int) -> tuple[tuple[float, ...] | None, float | None, dict[str, float] | None]:
-    if value is None:
-        return None, None, None
-    try:
-        empty = tuple(float(v) for v in value["empty"])
-        spread = float(value["spread"])
-        stones = {str(s): float(v) for s, v in dict(value["stones"]).items()}
-    except (KeyError, TypeError, ValueError):
-        raise ColourModelError("colour model: rim must hold empty (one number per cell), spread and stones") from None
-    if len(empty) != cells or not all(np.isfinite([*empty, spread, *stones.values()])) or set(stones) - set(STONES):
-        raise ColourModelError(f"colour model: rim must hold {cells} finite empty values and stones among o x =")
-    return empty, spread, stones
 
 
 def _ball_area(value: Any, cells: int, colours: int) -> tuple[tuple[float, ...], ...] | None:
@@ -227,9 +255,10 @@ def fit_colour_model(
     empty_sum = empty_lab.astype(np.float64).copy()
     empty_count = np.ones(n)
     residuals: list[np.ndarray] = []
-    rim_sum = None if empty_measures.rim is None else empty_measures.rim.astype(np.float64).copy()
-    rim_residuals: list[float] = []
-    rims: dict[str, list[float]] = {s: [] for s in STONES}
+    texture_of_empty = empty_measures.texture
+    texture_sum = None if texture_of_empty is None else texture_of_empty.astype(np.float64).copy()
+    texture_residuals: list[np.ndarray] = []
+    textures: dict[str, list[np.ndarray]] = {s: [] for s in STONES}
     seen: list[tuple[CellMeasures, Sequence[str]]] = []
     for k, (image, symbols) in enumerate(known):
         if len(symbols) != n:
@@ -248,12 +277,12 @@ def fit_colour_model(
                 empty_count[i] += 1
             else:
                 samples[s].append(lab[i])
-            if rim_sum is not None and measures.rim is not None and empty_measures.rim is not None:
+            if texture_sum is not None and texture_of_empty is not None and measures.texture is not None:
                 if s == ".":
-                    rim_residuals.append(float(measures.rim[i] - empty_measures.rim[i]))
-                    rim_sum[i] += measures.rim[i]
+                    texture_residuals.append(measures.texture[i] - texture_of_empty[i])
+                    texture_sum[i] += measures.texture[i]
                 else:
-                    rims[s].append(float(measures.rim[i]))
+                    textures[s].append(measures.texture[i])
     if residuals:
         res = np.array(residuals)
         empty_sigma = np.sqrt(np.mean(res**2, axis=0))
@@ -279,12 +308,20 @@ def fit_colour_model(
         if empty_measures.corners is None
         else tuple(tuple(tuple(float(v) for v in bgr) for bgr in cell) for cell in empty_measures.corners),  # type: ignore[misc]
     )
-    if rim_sum is not None:
+    if texture_sum is not None:
+        width = texture_sum.shape[1]
+        spread = np.sqrt(np.mean(np.square(texture_residuals), axis=0)) if texture_residuals else np.zeros(width)
         model = replace(
             model,
-            rim_empty=tuple(float(v) for v in rim_sum / empty_count),
-            rim_spread=float(np.sqrt(np.mean(np.square(rim_residuals)))) if rim_residuals else 0.0,
-            stone_rims={s: float(np.median(v)) for s, v in rims.items() if v},
+            texture=TextureModel(
+                empty=tuple(tuple(float(v) for v in row) for row in texture_sum / empty_count[:, None]),
+                spread=tuple(float(v) for v in spread),
+                stones={
+                    s: (tuple(float(v) for v in np.mean(v, axis=0)), tuple(float(v) for v in np.std(v, axis=0)))
+                    for s, v in textures.items()
+                    if v
+                },
+            ),
         )
     if geometry.kind == "grid" and classes:
         model = replace(model, ball_area=_fit_ball_area(model, seen, design, neighbours, config))

@@ -30,6 +30,9 @@ class VisionConfig:
         ``background_patch_px``: side of each light-reference patch.
         ``rim_inner`` and ``rim_outer``: the ring whose edge energy tells a
         stone from an empty cell, as shares of the geometry's stone radius.
+        ``top_radius``: the central disk whose edge energy and dark share
+        tell a stone's smooth top from the cell's own lines and grain, as a
+        share of the stone radius.
         ``ball_radius``: radius of a Kaskade ball (board units); on Kaskade
         boards the central disk is a share of it rather than of a stone.
         ``ball_reach``: radius of the disk around a Kaskade cell's centre
@@ -46,11 +49,10 @@ class VisionConfig:
         ``sigma_floor``: smallest per-channel spread (Lab units) a class may
         have, so that a class calibrated from a single stone is not too narrow.
         ``min_confidence``: below this a cell reads ``?``.
-        ``rim_sigma_floor``: smallest spread of an empty cell's rim edge energy.
-        ``rim_low_share``: a stone's rim edge energy is at least about this
-        share of its colour's calibrated value; less counts against the stone.
-        ``rim_max_penalty``: the most (squared spreads) the rim may count
-        against a class.
+        ``texture_sigma_floor`` and ``texture_relative_floor``: smallest
+        spread of a texture measure, and the same as a share of its value.
+        ``texture_max_penalty``: the most (squared spreads) one texture
+        measure may count against a class.
         ``pixel_sigma_floor``: smallest per-channel spread (Lab units) of a
         single pixel's colour when Kaskade balls are counted pixel by pixel.
         ``ball_pixel_change``: a pixel of a Kaskade cell further than this
@@ -85,6 +87,7 @@ class VisionConfig:
     background_patch_px: int = 3
     rim_inner: float = 0.4
     rim_outer: float = 0.75
+    top_radius: float = 0.45
     ball_radius: float = 0.15
     ball_reach: float = 0.42
     ball_cell_px: int = 24
@@ -94,9 +97,9 @@ class VisionConfig:
     glare_floor: float = 0.06
     sigma_floor: float = 4.0
     min_confidence: float = 0.6
-    rim_sigma_floor: float = 0.03
-    rim_low_share: float = 0.6
-    rim_max_penalty: float = 16.0
+    texture_sigma_floor: float = 0.03
+    texture_relative_floor: float = 0.1
+    texture_max_penalty: float = 16.0
     pixel_sigma_floor: float = 8.0
     ball_pixel_change: float = 12.0
     outlier_distance: float = 6.0

@@ -11,7 +11,13 @@ measured from the board-plane geometry that :mod:`referee.geometry` gives:
   of a cell's balls, for :mod:`vision.balls` to count them;
 - ``background``: the median colour of small patches near the cell's
   corners, where no centred stone reaches; it tells how the light falls on
-  that part of the board in this frame (see :mod:`vision.light`).
+  that part of the board in this frame (see :mod:`vision.light`);
+- ``texture``: what the cell looks like apart from its colour, in measures
+  that do not change with the light (each is a ratio of brightnesses): the
+  edge energy on the ring where a stone's rim lies, the edge energy of the
+  central disk, and how dark the darkest tenth of the central disk is against
+  its median. A stone as light as its square still shows its shaded rim and
+  a smooth top; an empty point of a Go board shows its crossing lines.
 
 All cells are measured at once with precomputed pixel indices, so the cost
 is a single small warp and a few array operations per frame.
@@ -40,7 +46,12 @@ class CellMeasures:
     background: np.ndarray
     pixels: np.ndarray | None = None
     corners: np.ndarray | None = None
-    rim: np.ndarray | None = None
+    texture: np.ndarray | None = None
+
+    @property
+    def rim(self) -> np.ndarray | None:
+        """The edge energy on each cell's rim ring (the first column of ``texture``), or None."""
+        return None if self.texture is None else self.texture[:, 0]
 
 
 class Rectifier:
@@ -80,6 +91,8 @@ class Rectifier:
             self.config.rim_outer * geometry.stone_radius * px,
         )
         self.rim_index = None if self.balls else self._patches(centres, _ring_offsets(*rim_radii))
+        top = _disk_offsets(self.config.top_radius * geometry.stone_radius * px)
+        self.top_index = None if self.balls else self._patches(centres, top)
 
     def _patches(self, points: np.ndarray, offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
         px, margin = self.px, self.config.margin
@@ -113,20 +126,32 @@ class Rectifier:
         pixels = None
         if self.cell_index is not None:
             pixels = flat[self.cell_index].astype(np.float32) * (1.0 / 255.0)
-        rim = None
-        if self.rim_index is not None:
-            grey = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
-            edges = cv2.magnitude(
-                cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-            )
-            rim = edges.ravel()[self.rim_index].mean(axis=1) / (grey.ravel()[self.rim_index].mean(axis=1) + 8.0)
+        texture = None
+        if self.rim_index is not None and self.top_index is not None:
+            texture = self._texture(board_bgr)
         return CellMeasures(
             disk=disk,
             background=background,
             pixels=pixels,
             corners=corners.astype(np.float32) * (1.0 / 255.0),
-            rim=rim,
+            texture=texture,
         )
+
+    def _texture(self, board_bgr: np.ndarray) -> np.ndarray:
+        """Rim edge energy, top edge energy and dark share of every cell (N×3, see the module docstring)."""
+        assert self.rim_index is not None and self.top_index is not None
+        grey = cv2.cvtColor(board_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        edges = cv2.magnitude(
+            cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+        ).ravel()
+        grey = grey.ravel()
+        rim = edges[self.rim_index].mean(axis=1) / (grey[self.rim_index].mean(axis=1) + 8.0)
+        top_grey = grey[self.top_index]
+        top = edges[self.top_index].mean(axis=1) / (top_grey.mean(axis=1) + 8.0)
+        tenth = max(1, top_grey.shape[1] // 10)
+        ordered = np.partition(top_grey, (tenth, top_grey.shape[1] // 2), axis=1)
+        dark = ordered[:, tenth] / (ordered[:, top_grey.shape[1] // 2] + 8.0)
+        return np.column_stack([rim, top, dark]).astype(np.float32)
 
 
 def _disk_offsets(radius_px: float) -> tuple[np.ndarray, np.ndarray]:

@@ -115,7 +115,7 @@ class BoardReader:
         t2 = time.perf_counter()
         gain, glare = light_correction(measures, self.classifier.reference, self.design, self.config, self.neighbours)
         lab = bgr_to_lab(remove_light(measures.disk, gain, glare))
-        classes = self.classifier.classify(lab, measures.rim)
+        classes = self.classifier.classify(lab, measures.texture)
         symbols, confidence, counts = classes.symbols, classes.confidence, None
         if measures.pixels is not None:
             balls = count_balls(

@@ -9,7 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from referee.geometry import parse_geometry
-from vision.colour_model import ColourModel, StoneColour
+from vision.classify import Classifier
+from vision.colour_model import ColourModel, StoneColour, TextureModel
 from vision.config import VisionConfig
 from vision.errors import ColourModelError
 from vision.light import covered_cells, design_matrix, glare_offset, light_gain, neighbour_table, remove_light
@@ -88,15 +89,23 @@ def model(**extra: object) -> ColourModel:
 
 
 def test_the_colour_model_file_form_keeps_ball_areas_and_corner_colours() -> None:
-    full = model(ball_area=((40.0,),) * N, corners=(((0.5, 0.5, 0.5),) * 4,) * N)
+    full = model(ball_area=((40.0,),) * N, corners=(((0.5, 0.5, 0.5),) * 4,) * N, texture=texture())
     again = ColourModel.from_dict(full.to_dict())
     assert again.ball_area == full.ball_area and again.corners == full.corners
+    assert again.texture == full.texture
     assert ColourModel.from_dict(model().to_dict()).ball_area is None
 
 
 @pytest.mark.parametrize(
     ("key", "value"),
-    [("ball_area", [[40.0]] * (N - 1)), ("ball_area", [[-1.0]] * N), ("corners", [[[0.5, 0.5]]] * N)],
+    [
+        ("ball_area", [[40.0]] * (N - 1)),
+        ("ball_area", [[-1.0]] * N),
+        ("corners", [[[0.5, 0.5]]] * N),
+        ("texture", {"empty": [[0.1, 0.2, 0.9]] * (N - 1), "spread": [0.1, 0.1, 0.1], "stones": {}}),
+        ("texture", {"empty": [[0.1, 0.2, 0.9]] * N, "spread": [0.1, 0.1], "stones": {}}),
+        ("texture", {"empty": [[0.1, 0.2, 0.9]] * N, "spread": [0.1, 0.1, 0.1], "stones": {"k": {}}}),
+    ],
 )
 def test_a_malformed_colour_model_says_which_field(key: str, value: object) -> None:
     data = model().to_dict()
@@ -119,3 +128,48 @@ def test_a_stone_of_the_square_colour_still_shows_edges_on_its_rim() -> None:
     assert ringed[5] > flat[5] + 0.1
     others = np.delete(np.arange(N), 5)
     assert np.allclose(ringed[others], flat[others], atol=0.05)
+
+
+def texture() -> TextureModel:
+    # a Go board's empty points show crossing lines (edges, a dark tenth); a stone's top is smooth
+    return TextureModel(
+        empty=((0.2, 1.3, 0.6),) * N,
+        spread=(0.05, 0.1, 0.05),
+        stones={"o": ((0.8, 0.5, 0.87), (0.06, 0.05, 0.02))},
+    )
+
+
+def test_texture_tells_a_stone_from_an_empty_cell_of_the_same_colour() -> None:
+    same = model(texture=texture())
+    classifier = Classifier(replace_classes(same, (50.0, 0.0, 0.0)))
+    lab = np.zeros((N, 3), np.float32)
+    lab[:, 0] = 50.0
+    seen = np.array([[0.21, 1.25, 0.62], [0.78, 0.52, 0.86]] * (N // 2), np.float32)
+    assert classifier.classify(lab, seen).symbols == (".", "o") * (N // 2)
+    # without texture the two are a toss-up and read as unknown
+    assert Classifier(replace_classes(model(), (50.0, 0.0, 0.0))).classify(lab).symbols == ("?",) * N
+
+
+def replace_classes(base: ColourModel, white: tuple[float, float, float]) -> ColourModel:
+    from dataclasses import replace
+
+    return replace(base, classes={"o": StoneColour(white, (1.0, 1.0, 1.0), 4)})
+
+
+def test_a_smooth_stone_top_hides_the_crossing_lines_of_an_empty_point() -> None:
+    rectifier = Rectifier(GEOMETRY)
+    board = np.full((rectifier.size[1], rectifier.size[0], 3), 200, np.uint8)
+    px, margin = rectifier.px, rectifier.config.margin
+    for x, y in GEOMETRY.centres:
+        u, v = int((x + margin) * px), int((y + margin) * px)
+        cv2.line(board, (u - px, v), (u + px, v), (40, 40, 40), 1)
+        cv2.line(board, (u, v - px), (u, v + px), (40, 40, 40), 1)
+    lines = rectifier.measure_rectified(board).texture
+    x, y = GEOMETRY.centres[5]
+    cv2.circle(board, (int((x + margin) * px), int((y + margin) * px)), int(0.43 * px), (200, 200, 200), -1)
+    stone = rectifier.measure_rectified(board).texture
+    assert lines is not None and stone is not None and lines.shape == (N, 3)
+    assert stone[5, 1] < 0.5 * lines[5, 1]  # the top's edges are gone
+    assert stone[5, 2] > lines[5, 2] + 0.3  # and so is its dark tenth
+    others = np.delete(np.arange(N), 5)
+    assert np.allclose(stone[others], lines[others], atol=0.05)
