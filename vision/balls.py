@@ -4,14 +4,17 @@ A Kaskade cell holds up to three small balls of one colour, side by side and
 rarely centred, so the colour of a central disk says little (two balls leave
 the middle of the cell bare). Instead every pixel of a disk wide enough to
 hold three balls (see :class:`~vision.measure.CellMeasures` ``pixels``) is
-brought back to the calibration light. A pixel that differs from the cell's
-own empty colour by more than ``config.ball_pixel_change`` (Lab units) shows
+brought back to the calibration light. A pixel that differs from the same
+pixel of the empty board (``ColourModel.empty_pixels``; the cell's empty
+colour for older models) by more than ``config.ball_pixel_change`` (Lab units) shows
 a ball: its body, its shaded rim or its shadow (a white ball on a white
-board differs from it only there), and takes the nearest calibrated ball
-colour. The ball pixels of a cell, divided by the area one ball
-shows in that cell (``ColourModel.ball_area``, fitted from the calibration
-photos where each stone is a single ball), give the count; the colour is the one most of
-those pixels have.
+board differs from it only there). The ball pixels of a cell, divided by the
+area one ball shows in that cell (``ColourModel.ball_area``, fitted from the
+calibration photos where each stone is a single ball), give the count. The
+colour is the calibrated ball colour most of those pixels lie near (within
+``config.ball_colour_distance`` spreads): a ball's shadow on a light square
+changes as many pixels as the ball itself but looks like no ball colour, so
+it adds to the area and never votes for a colour.
 """
 
 from __future__ import annotations
@@ -39,19 +42,37 @@ class BallCounts:
 
 
 def ball_pixels(
-    pixels: np.ndarray, gain: np.ndarray, glare: np.ndarray, classifier: Classifier, config: VisionConfig
+    pixels: np.ndarray,
+    gain: np.ndarray,
+    glare: np.ndarray,
+    classifier: Classifier,
+    config: VisionConfig,
+    empty: np.ndarray | None = None,
+    empty_bgr: np.ndarray | None = None,
 ) -> np.ndarray:
-    """Per cell, how many pixels show each ball colour (N×K, ``classifier.names[1:]`` order).
+    """Per cell, how many pixels show each ball colour (the first K columns, ``classifier.names[1:]``
+    order) and how many changed pixels lie near no ball colour (the last column): N×(K+1).
 
     ``pixels`` are the cells' disk pixels (N×P×3 BGR, 0..1); ``gain`` and
-    ``glare`` the frame's light at each cell (see :mod:`vision.light`).
+    ``glare`` the frame's light at each cell (see :mod:`vision.light`);
+    ``empty`` the Lab colour of each of those pixels on the empty board
+    (N×P×3), or None to compare every pixel with its cell's empty colour;
+    ``empty_bgr`` the same pixels in BGR (0..1). With them, the glare over
+    each cell is measured on its own pixels rather than taken from ``glare``:
+    a lamp's reflection adds white light to every pixel of the board, which
+    is what most of a cell's pixels show beyond the empty board under
+    ``gain`` (balls cover a few of them only).
     """
     n, p, _ = pixels.shape
     if classifier.means.shape[0] == 0:
-        return np.zeros((n, 0))
-    plain = (pixels - glare[:, None, None].astype(np.float32)) / gain[:, None, :].astype(np.float32)
+        return np.zeros((n, 1))
+    gain = gain.astype(np.float32)
+    if empty_bgr is not None:
+        excess = (pixels - gain[:, None, :] * empty_bgr).min(axis=2)
+        glare = np.maximum(np.percentile(excess, config.ball_glare_percentile, axis=1), 0.0)
+    plain = (pixels - glare[:, None, None].astype(np.float32)) / gain[:, None, :]
     lab = bgr_to_lab(plain.reshape(-1, 3)).reshape(n, p, 3)
-    diff = lab - classifier.empty[:, None, :]
+    diff = lab - (classifier.empty[:, None, :] if empty is None else empty)
     is_ball = np.einsum("npc,npc->np", diff, diff) > config.ball_pixel_change**2
     sigmas = np.maximum(classifier.sigmas, config.pixel_sigma_floor)
     k = classifier.means.shape[0]
@@ -63,24 +84,28 @@ def ball_pixels(
         closer = d < nearest
         best[closer] = j
         nearest = np.minimum(nearest, d)
-    return np.stack([(is_ball & (best == j)).sum(axis=1) for j in range(k)], axis=1).astype(np.float64)
+    coloured = is_ball & (nearest <= 3.0 * config.ball_colour_distance**2)
+    columns = [(coloured & (best == j)).sum(axis=1) for j in range(k)]
+    columns.append((is_ball & ~coloured).sum(axis=1))
+    return np.stack(columns, axis=1).astype(np.float64)
 
 
 def count_balls(per_colour: np.ndarray, ball_area: np.ndarray, classifier: Classifier) -> BallCounts:
-    """Counts and colours from the ball pixels of each cell (see :func:`ball_pixels`).
+    """Counts and colours from the ball pixels of each cell (N×(K+1), see :func:`ball_pixels`).
 
     ``ball_area`` (N×K) holds the ball pixels one ball of each colour shows in each cell.
     """
     n = per_colour.shape[0]
-    if per_colour.shape[1] == 0:
+    if per_colour.shape[1] <= 1:
         return BallCounts((".",) * n, (0,) * n, (1.0,) * n, np.zeros(n))
     total = per_colour.sum(axis=1)
+    per_colour = per_colour[:, :-1]
     colour = per_colour.argmax(axis=1)
     area = total / np.maximum(ball_area[np.arange(n), colour], 1.0)
     counts = np.clip(np.floor(area + 0.5), 0, MAX_BALLS).astype(int)
     # how far the area is from the nearest boundary between two counts (1 in the middle, 0 on a boundary)
     margin = np.where(area >= MAX_BALLS, 1.0, 1.0 - 2.0 * np.abs(area - np.floor(area + 0.5)))
-    purity = per_colour.max(axis=1) / np.maximum(total, 1.0)
+    purity = per_colour.max(axis=1) / np.maximum(per_colour.sum(axis=1), 1.0)
     names = classifier.names[1:]
     symbols = tuple("." if c == 0 else names[k] for c, k in zip(counts, colour, strict=True))
     confidence = np.where(counts == 0, 0.5 + 0.5 * margin, (0.5 + 0.5 * margin) * np.minimum(1.0, 2.0 * purity - 0.2))

@@ -23,7 +23,12 @@ A :class:`ColourModel` holds, in CIE Lab (L 0..100):
 - ``ball_area``: on Kaskade boards, how many rectified pixels read as ball
   when one ball of each colour (``classes`` order) lies in each cell (see
   :mod:`vision.balls`; a white ball on a light square shows fewer ball
-  pixels than on a dark one); None on other boards.
+  pixels than on a dark one); None on other boards;
+- ``empty_pixels``: on Kaskade boards, every pixel of each cell's wide disk
+  (see :class:`~vision.measure.CellMeasures` ``pixels``) on the empty board,
+  as 8-bit BGR bytes (N×P×3): a ball is what differs from the cell's own
+  empty pixels, so a light square's wood grain is never taken for a ball;
+  None on other boards and in models fitted before it was kept.
 
 Comparing a cell with its *own* empty appearance, rather than with one
 board colour, is what lets a white stone on a light square or a black stone
@@ -37,6 +42,7 @@ The model is a frozen value, serialisable to plain JSON with
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -124,6 +130,20 @@ class ColourModel:
     ball_area: tuple[tuple[float, ...], ...] | None = None
     corners: tuple[tuple[Lab, ...], ...] | None = None
     texture: TextureModel | None = None
+    empty_pixels: bytes | None = None
+
+    def empty_pixel_colours(self, per_cell: int) -> np.ndarray | None:
+        """``empty_pixels`` as an N×P×3 BGR array (0..1), or None without them; raises ColourModelError when
+        they were kept for another number of pixels per cell (another ``ball_cell_px`` or ``ball_reach``)."""
+        if self.empty_pixels is None:
+            return None
+        n = len(self.empty)
+        if len(self.empty_pixels) != n * per_cell * 3:
+            raise ColourModelError(
+                "colour model: empty_pixels were kept with other vision settings: calibrate this board again"
+            )
+        flat = np.frombuffer(self.empty_pixels, dtype=np.uint8).astype(np.float32) * (1.0 / 255.0)
+        return flat.reshape(n, per_cell, 3)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (numbers rounded to 0.01 Lab unit)."""
@@ -143,6 +163,8 @@ class ColourModel:
             data["corners"] = [[[round(v, 4) for v in bgr] for bgr in cell] for cell in self.corners]
         if self.ball_area is not None:
             data["ball_area"] = [[round(v, 1) for v in row] for row in self.ball_area]
+        if self.empty_pixels is not None:
+            data["empty_pixels"] = base64.b64encode(self.empty_pixels).decode("ascii")
         return data
 
     @classmethod
@@ -172,6 +194,7 @@ class ColourModel:
             raise ColourModelError(f"colour model: malformed value ({bad})") from None
         ball_area = _ball_area(data.get("ball_area"), len(empty), len(classes))
         texture = None if data.get("texture") is None else TextureModel.from_dict(data["texture"], len(empty))
+        empty_pixels = _empty_pixels(data.get("empty_pixels"), len(empty))
         corners = data.get("corners")
         if corners is not None:
             if not isinstance(corners, list) or len(corners) != len(empty):
@@ -192,6 +215,7 @@ class ColourModel:
             ball_area=ball_area,
             corners=corners,
             texture=texture,
+            empty_pixels=empty_pixels,
         )
 
     def check_fits(self, geometry: Geometry) -> None:
@@ -201,6 +225,18 @@ class ColourModel:
                 f"the colour model is for {self.geometry} ({len(self.empty)} cells), not {geometry.spec}: "
                 "calibrate again for this board"
             )
+
+
+def _empty_pixels(value: Any, cells: int) -> bytes | None:
+    if value is None:
+        return None
+    try:
+        raw = base64.b64decode(value, validate=True)
+    except (TypeError, ValueError):
+        raise ColourModelError("colour model: empty_pixels must be base64 text") from None
+    if not raw or len(raw) % (3 * cells):
+        raise ColourModelError(f"colour model: empty_pixels must hold 3 bytes per pixel for each of the {cells} cells")
+    return raw
 
 
 def _ball_area(value: Any, cells: int, colours: int) -> tuple[tuple[float, ...], ...] | None:
@@ -323,6 +359,9 @@ def fit_colour_model(
                 },
             ),
         )
+    if empty_measures.pixels is not None:
+        pixels = np.clip(np.rint(empty_measures.pixels * 255.0), 0, 255).astype(np.uint8)
+        model = replace(model, empty_pixels=pixels.tobytes())
     if geometry.kind == "grid" and classes:
         model = replace(model, ball_area=_fit_ball_area(model, seen, design, neighbours, config))
     return model
@@ -345,12 +384,16 @@ def _fit_ball_area(
     classifier = Classifier(model, config)
     colours = list(model.classes)
     n = len(model.empty)
+    empty_pixels = empty_bgr = None
     areas: list[list[list[float]]] = [[[] for _ in colours] for _ in range(n)]
     for measures, symbols in seen:
         if measures.pixels is None:
             continue
+        if empty_pixels is None:
+            empty_pixels = empty_pixel_lab(model, measures.pixels.shape[1])
+            empty_bgr = model.empty_pixel_colours(measures.pixels.shape[1])
         gain, glare = light_correction(measures, classifier.reference, design, config, neighbours)
-        total = ball_pixels(measures.pixels, gain, glare, classifier, config).sum(axis=1)
+        total = ball_pixels(measures.pixels, gain, glare, classifier, config, empty_pixels, empty_bgr).sum(axis=1)
         for i, s in enumerate(symbols):
             if s in model.classes:
                 areas[i][colours.index(s)].append(float(total[i]))
@@ -364,6 +407,14 @@ def _fit_ball_area(
         column[np.isnan(column)] = np.nanmedian(column) if np.isfinite(column).any() else 1.0
     floor = config.ball_min_area
     return tuple(tuple(max(float(v), floor) for v in row) for row in table)
+
+
+def empty_pixel_lab(model: ColourModel, per_cell: int) -> np.ndarray | None:
+    """The Lab colours (N×P×3) of the model's ``empty_pixels``, or None without them."""
+    colours = model.empty_pixel_colours(per_cell)
+    if colours is None:
+        return None
+    return bgr_to_lab(colours.reshape(-1, 3)).reshape(colours.shape)
 
 
 def normalised_lab(

@@ -57,6 +57,10 @@ class VisionConfig:
         single pixel's colour when Kaskade balls are counted pixel by pixel.
         ``ball_pixel_change``: a pixel of a Kaskade cell further than this
         (Lab distance) from the cell's empty colour belongs to a ball.
+        ``ball_colour_distance``: a ball pixel votes for the nearest ball
+        colour only within this many spreads of it (shadows vote for none).
+        ``ball_glare_percentile``: the glare over a Kaskade cell is this
+        percentile of the white light its pixels show beyond the empty board.
         ``outlier_distance``: a cell whose normalised distance to every class
         exceeds this is unexplained (a hand, an arm, a strong shadow).
         ``occluded_min_cells``: a frame with at least this many unexplained
@@ -102,6 +106,8 @@ class VisionConfig:
     texture_max_penalty: float = 16.0
     pixel_sigma_floor: float = 8.0
     ball_pixel_change: float = 12.0
+    ball_colour_distance: float = 2.5
+    ball_glare_percentile: float = 50.0
     outlier_distance: float = 6.0
     occluded_min_cells: int = 1
     covered_ratio: float = 0.25

@@ -89,10 +89,17 @@ def model(**extra: object) -> ColourModel:
 
 
 def test_the_colour_model_file_form_keeps_ball_areas_and_corner_colours() -> None:
-    full = model(ball_area=((40.0,),) * N, corners=(((0.5, 0.5, 0.5),) * 4,) * N, texture=texture())
+    pixels = bytes(i % 256 for i in range(N * 3 * 5))
+    full = model(
+        ball_area=((40.0,),) * N, corners=(((0.5, 0.5, 0.5),) * 4,) * N, texture=texture(), empty_pixels=pixels
+    )
     again = ColourModel.from_dict(full.to_dict())
     assert again.ball_area == full.ball_area and again.corners == full.corners
-    assert again.texture == full.texture
+    assert again.texture == full.texture and again.empty_pixels == pixels
+    colours = again.empty_pixel_colours(5)
+    assert colours is not None and colours.shape == (N, 5, 3) and colours[0, 0, 1] == pytest.approx(1 / 255)
+    with pytest.raises(ColourModelError, match="calibrate this board again"):
+        again.empty_pixel_colours(6)
     assert ColourModel.from_dict(model().to_dict()).ball_area is None
 
 
@@ -105,6 +112,8 @@ def test_the_colour_model_file_form_keeps_ball_areas_and_corner_colours() -> Non
         ("texture", {"empty": [[0.1, 0.2, 0.9]] * (N - 1), "spread": [0.1, 0.1, 0.1], "stones": {}}),
         ("texture", {"empty": [[0.1, 0.2, 0.9]] * N, "spread": [0.1, 0.1], "stones": {}}),
         ("texture", {"empty": [[0.1, 0.2, 0.9]] * N, "spread": [0.1, 0.1, 0.1], "stones": {"k": {}}}),
+        ("empty_pixels", "not base64!"),
+        ("empty_pixels", "AAAA"),
     ],
 )
 def test_a_malformed_colour_model_says_which_field(key: str, value: object) -> None:
