@@ -47,6 +47,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--size", default="x".join(map(str, DEFAULT_SIZE)), help="frame size WIDTHxHEIGHT (default 1280x720)"
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the frame set (default 0)")
+    parser.add_argument(
+        "--geometry",
+        action="append",
+        metavar="SPEC",
+        help="read only this board (repeatable), e.g. diamond:8 for the 8x8 speed target (default: the set's boards)",
+    )
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -66,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     if args.frames < 1:
         raise BenchArgumentError(f"--frames must be 1 or more, not {args.frames}")
     size = parse_size(args.size)
-    figures = measure(args.frames, size, args.seed)
+    figures = measure(args.frames, size, args.seed, tuple(args.geometry or BOARDS))
     if getattr(args, "json", False):
         print(json.dumps(figures))
     else:
@@ -74,24 +80,37 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def measure(frames: int = DEFAULT_FRAMES, size: tuple[int, int] = DEFAULT_SIZE, seed: int = 0) -> dict[str, Any]:
-    """Read the fixed-seed set of ``frames`` frames and return the figures (see the module docstring)."""
+def measure(
+    frames: int = DEFAULT_FRAMES, size: tuple[int, int] = DEFAULT_SIZE, seed: int = 0, boards: tuple[str, ...] = BOARDS
+) -> dict[str, Any]:
+    """Read the fixed-seed set of ``frames`` frames on ``boards`` and return the figures (see the module docstring).
+
+    Raises BenchArgumentError for a board spec that is not a geometry.
+    """
     import time
 
     import cv2
     import numpy as np
 
+    from referee.errors import GeometryError
+    from referee.geometry import parse_geometry
     from vision.errors import VisionError
     from vision.locate import MarkerLocator
     from vision.pipeline import BoardReader
     from vision.synth import Renderer, fit_scene, make_scene, preset
 
+    for spec in boards:
+        try:
+            parse_geometry(spec)
+        except GeometryError as bad:
+            raise BenchArgumentError(f"--geometry {spec}: {bad}") from None
     cv2.setNumThreads(1)
     tally = _Tally()
     scene_index = 0
     while tally.frames < frames:
-        spec = BOARDS[scene_index % len(BOARDS)]
-        conditions = CONDITIONS[(scene_index + scene_index // len(BOARDS)) % len(CONDITIONS)]
+        spec = boards[scene_index % len(boards)]
+        # every board meets every condition in turn (a round of boards per condition shift)
+        conditions = CONDITIONS[(scene_index % len(boards) + scene_index // len(boards)) % len(CONDITIONS)]
         scene_seed = seed * 1_000_003 + scene_index
         renderer = Renderer(make_scene(spec, scene_seed, preset(conditions), size))
         geometry = renderer.geometry

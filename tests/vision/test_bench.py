@@ -38,6 +38,20 @@ def test_the_json_figures_of_a_small_set(capsys):
     assert sum(c["frames"] for c in figures["by_board"].values()) == 12
 
 
+def test_one_board_meets_every_condition(capsys):
+    args = ["bench", "vision", "--geometry", "diamond:4", "--frames", "60", "--size", "640x360", "--json"]
+    assert main(args) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures["by_board"]) == {"diamond:4"}
+    assert len(figures["by_condition"]) == 6
+
+
+def test_a_board_that_is_not_a_geometry_is_a_one_line_error(capsys):
+    assert main(["bench", "vision", "--geometry", "octagon:3", "--frames", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "--geometry octagon:3" in err and "Traceback" not in err
+
+
 def test_the_text_report_names_the_figures(capsys):
     assert main(["bench", "vision", "--frames", "3", "--size", "640x360"]) == 0
     out = capsys.readouterr().out
