@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.classify import Classifier
+from vision.colour_model import ColourModel
 from vision.config import VisionConfig
 from vision.measure import bgr_to_lab
 
@@ -41,23 +42,38 @@ class BallCounts:
     area: np.ndarray
 
 
+@dataclass(frozen=True, eq=False)
+class EmptyPixels:
+    """The pixels of every cell's wide disk on the empty board (``ColourModel.empty_pixels``), N×P×3 both in
+    BGR (0..1) and in Lab, converted once rather than every frame."""
+
+    bgr: np.ndarray
+    lab: np.ndarray
+
+    @classmethod
+    def of(cls, model: ColourModel, per_cell: int) -> EmptyPixels | None:
+        """The model's empty pixels for ``per_cell`` pixels per cell, or None when it has none."""
+        bgr = model.empty_pixel_colours(per_cell)
+        if bgr is None:
+            return None
+        return cls(bgr=bgr, lab=bgr_to_lab(bgr.reshape(-1, 3)).reshape(bgr.shape))
+
+
 def ball_pixels(
     pixels: np.ndarray,
     gain: np.ndarray,
     glare: np.ndarray,
     classifier: Classifier,
     config: VisionConfig,
-    empty: np.ndarray | None = None,
-    empty_bgr: np.ndarray | None = None,
+    empty: EmptyPixels | None = None,
 ) -> np.ndarray:
     """Per cell, how many pixels show each ball colour (the first K columns, ``classifier.names[1:]``
     order) and how many changed pixels lie near no ball colour (the last column): N×(K+1).
 
     ``pixels`` are the cells' disk pixels (N×P×3 BGR, 0..1); ``gain`` and
     ``glare`` the frame's light at each cell (see :mod:`vision.light`);
-    ``empty`` the Lab colour of each of those pixels on the empty board
-    (N×P×3), or None to compare every pixel with its cell's empty colour;
-    ``empty_bgr`` the same pixels in BGR (0..1). With them, the glare over
+    ``empty`` the same pixels on the empty board, or None to compare every
+    pixel with its cell's empty colour. With them, the glare over
     each cell is measured on its own pixels rather than taken from ``glare``:
     a lamp's reflection adds white light to every pixel of the board, which
     is what most of a cell's pixels show beyond the empty board under
@@ -67,12 +83,12 @@ def ball_pixels(
     if classifier.means.shape[0] == 0:
         return np.zeros((n, 1))
     gain = gain.astype(np.float32)
-    if empty_bgr is not None:
-        excess = (pixels - gain[:, None, :] * empty_bgr).min(axis=2)
+    if empty is not None:
+        excess = (pixels - gain[:, None, :] * empty.bgr).min(axis=2)
         glare = np.maximum(np.percentile(excess, config.ball_glare_percentile, axis=1), 0.0)
     plain = (pixels - glare[:, None, None].astype(np.float32)) / gain[:, None, :]
     lab = bgr_to_lab(plain.reshape(-1, 3)).reshape(n, p, 3)
-    diff = lab - (classifier.empty[:, None, :] if empty is None else empty)
+    diff = lab - (classifier.empty[:, None, :] if empty is None else empty.lab)
     is_ball = np.einsum("npc,npc->np", diff, diff) > config.ball_pixel_change**2
     sigmas = np.maximum(classifier.sigmas, config.pixel_sigma_floor)
     k = classifier.means.shape[0]

@@ -378,22 +378,20 @@ def _fit_ball_area(
 
     A cell never shown with a colour takes that colour's median over the cells that were.
     """
-    from vision.balls import ball_pixels
+    from vision.balls import EmptyPixels, ball_pixels
     from vision.classify import Classifier
 
     classifier = Classifier(model, config)
     colours = list(model.classes)
     n = len(model.empty)
-    empty_pixels = empty_bgr = None
     areas: list[list[list[float]]] = [[[] for _ in colours] for _ in range(n)]
+    per_cell = next((m.pixels.shape[1] for m, _ in seen if m.pixels is not None), 0)
+    empty = EmptyPixels.of(model, per_cell) if per_cell else None
     for measures, symbols in seen:
         if measures.pixels is None:
             continue
-        if empty_pixels is None:
-            empty_pixels = empty_pixel_lab(model, measures.pixels.shape[1])
-            empty_bgr = model.empty_pixel_colours(measures.pixels.shape[1])
         gain, glare = light_correction(measures, classifier.reference, design, config, neighbours)
-        total = ball_pixels(measures.pixels, gain, glare, classifier, config, empty_pixels, empty_bgr).sum(axis=1)
+        total = ball_pixels(measures.pixels, gain, glare, classifier, config, empty).sum(axis=1)
         for i, s in enumerate(symbols):
             if s in model.classes:
                 areas[i][colours.index(s)].append(float(total[i]))
@@ -407,14 +405,6 @@ def _fit_ball_area(
         column[np.isnan(column)] = np.nanmedian(column) if np.isfinite(column).any() else 1.0
     floor = config.ball_min_area
     return tuple(tuple(max(float(v), floor) for v in row) for row in table)
-
-
-def empty_pixel_lab(model: ColourModel, per_cell: int) -> np.ndarray | None:
-    """The Lab colours (N×P×3) of the model's ``empty_pixels``, or None without them."""
-    colours = model.empty_pixel_colours(per_cell)
-    if colours is None:
-        return None
-    return bgr_to_lab(colours.reshape(-1, 3)).reshape(colours.shape)
 
 
 def normalised_lab(

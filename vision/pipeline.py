@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from referee.geometry import Geometry
-from vision.balls import ball_pixels, count_balls
+from vision.balls import EmptyPixels, ball_pixels, count_balls
 from vision.classify import Classifier
-from vision.colour_model import ColourModel, empty_pixel_lab, light_correction
+from vision.colour_model import ColourModel, light_correction
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError
 from vision.light import covered_cells, design_matrix, neighbour_table, remove_light
@@ -77,8 +77,7 @@ class BoardReader:
             else np.full((len(geometry.cells), len(colour_model.classes)), self._default_ball_area())
         )
         cell_index = self.rectifier.cell_index
-        self.empty_pixels = None if cell_index is None else empty_pixel_lab(colour_model, cell_index.shape[1])
-        self.empty_bgr = None if cell_index is None else colour_model.empty_pixel_colours(cell_index.shape[1])
+        self.empty_pixels = None if cell_index is None else EmptyPixels.of(colour_model, cell_index.shape[1])
         self._location: Location | None = None
         self.corner_reference = None if colour_model.corners is None else np.array(colour_model.corners, np.float32)
         self.last_covered: np.ndarray = np.zeros(len(geometry.cells), dtype=bool)
@@ -122,9 +121,7 @@ class BoardReader:
         symbols, confidence, counts = classes.symbols, classes.confidence, None
         if measures.pixels is not None:
             balls = count_balls(
-                ball_pixels(
-                    measures.pixels, gain, glare, self.classifier, self.config, self.empty_pixels, self.empty_bgr
-                ),
+                ball_pixels(measures.pixels, gain, glare, self.classifier, self.config, self.empty_pixels),
                 self.ball_area,
                 self.classifier,
             )
