@@ -46,10 +46,18 @@ class LightField:
     glare_strength: float = 0.0
 
 
+GLARE_VEIL = 0.1
+"""Share of a glare spot's light that reaches every pixel of the spot (scatter in the lens), not only the
+bare board that mirrors the lamp."""
+
+
 def apply_light(image: np.ndarray, light: LightField, glare_mask: np.ndarray | None = None) -> np.ndarray:
     """``image`` (float32 BGR) lit by ``light``: gain, gradient, vignetting, colour cast, glare.
 
-    ``glare_mask`` (0..1 per pixel) limits the glare to where the board shows.
+    The glare is the lamp mirrored by the board's glossy surface: ``glare_mask``
+    (0..1 per pixel) says where that surface shows in the lamp's light (not
+    under a stone, a hand or their shadows). Elsewhere only a veil of
+    ``GLARE_VEIL`` of it shows; a stone's own gloss is in its sprite.
     """
     h, w = image.shape[:2]
     small_w, small_h = 64, 36
@@ -68,16 +76,16 @@ def apply_light(image: np.ndarray, light: LightField, glare_mask: np.ndarray | N
 def _add_glare(image: np.ndarray, centre: Point, radius: float, peak: float, mask: np.ndarray | None) -> None:
     h, w = image.shape[:2]
     cx, cy = centre
-    reach = int(3 * radius)
-    x0, x1 = max(0, int(cx) - reach), min(w, int(cx) + reach)
-    y0, y1 = max(0, int(cy) - reach), min(h, int(cy) + reach)
+    reach_x, reach_y = int(3 * 1.6 * radius), int(3 * radius)  # the spot is stretched 1.6 times across
+    x0, x1 = max(0, int(cx) - reach_x), min(w, int(cx) + reach_x)
+    y0, y1 = max(0, int(cy) - reach_y), min(h, int(cy) + reach_y)
     if x1 <= x0 or y1 <= y0:
         return
     ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
     d2 = ((xs - cx) / 1.6) ** 2 + (ys - cy) ** 2
     spot = peak * np.exp(-d2 / (2.0 * radius * radius))
     if mask is not None:
-        spot *= mask[y0:y1, x0:x1]
+        spot *= GLARE_VEIL + (1.0 - GLARE_VEIL) * mask[y0:y1, x0:x1]
     image[y0:y1, x0:x1] += spot[..., None]
 
 

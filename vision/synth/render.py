@@ -188,7 +188,7 @@ class Renderer:
         rng = np.random.default_rng([scene.seed, 0x0FF])
         self.offsets = self.draw_offsets(rng)
         self._last_key: tuple[object, ...] | None = None
-        self._last_picture: np.ndarray | None = None
+        self._last_picture: Composed | None = None
         x0, y0, x1, y1 = cells_box(self.geometry)
         self._cells_quad = np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]])
 
@@ -236,15 +236,17 @@ class Renderer:
             light = sample_light(rng, cond, glare=True, pose=pose, geometry=self.geometry)
         if hand is None and random_hand and rng.random() < cond.hand_probability:
             hand = self.sample_hand(rng, over_board=rng.random() < cond.hand_over_board, pose=pose)
-        picture = self._picture(syms, cnt, self.offsets if offsets is None else offsets, pose)
-        image = picture.copy()
+        composed = self._picture(syms, cnt, self.offsets if offsets is None else offsets, pose)
+        image = composed.colour.copy()
         occluded = False
-        glare_mask = None
+        glare_mask = composed.surface
         if hand is not None:
             alpha, colour, shadow = draw_hand(self.scene.size, hand)
             composite_hand(image, alpha, colour, shadow)
             occluded = self._covers_cells(alpha, shadow, pose)
-            glare_mask = 1.0 - alpha
+            # the hand hides the board's reflection, and its shadow is where the lamp's light does not reach
+            unlit = np.clip(shadow / max(hand.shadow_strength, 1e-3), 0.0, 1.0)
+            glare_mask = glare_mask * (1.0 - alpha) * (1.0 - unlit)
         image = apply_light(image, light, glare_mask)
         if rng.random() < cond.motion_blur_probability:
             image = motion_blur(image, rng.uniform(1.0, cond.motion_blur_px), rng.uniform(0, math.pi))
@@ -340,9 +342,7 @@ class Renderer:
                 return candidate
         return None
 
-    def _picture(
-        self, syms: tuple[str, ...], cnt: tuple[int, ...], offsets: np.ndarray, pose: CameraPose
-    ) -> np.ndarray:
+    def _picture(self, syms: tuple[str, ...], cnt: tuple[int, ...], offsets: np.ndarray, pose: CameraPose) -> Composed:
         key = (syms, cnt, offsets.tobytes(), pose)
         if key == self._last_key and self._last_picture is not None:
             return self._last_picture
@@ -375,6 +375,16 @@ def _edge_point(rng: np.random.Generator, side: int, w: int, h: int) -> Point:
     return (-0.1 * w, float(rng.uniform(0.2, 0.9) * h))
 
 
+@dataclass(frozen=True, eq=False)
+class Composed:
+    """The picture of the board with its stones before light and sensor (float32 BGR), and ``surface``: the
+    share (0..1) of each pixel that shows bare board or table in the lamp's light, the only place where the
+    lamp's reflection (glare) can show; a stone hides it, and so does a stone's shadow."""
+
+    colour: np.ndarray
+    surface: np.ndarray
+
+
 def compose(
     geometry: Geometry,
     board: BoardTexture,
@@ -383,7 +393,7 @@ def compose(
     cnt: tuple[int, ...],
     offsets: np.ndarray,
     pose: CameraPose,
-) -> np.ndarray:
+) -> Composed:
     """The undistorted-then-distorted picture of the lit board with its stones, before light and sensor."""
     w, h = scene.size
     cond = scene.conditions
@@ -391,6 +401,7 @@ def compose(
     to_tex = board.to_texture()
     placed = pieces(geometry, syms, cnt, offsets, cond.stone_radius)
     texture = board.image
+    lit: np.ndarray = np.ones(texture.shape[:2], np.float32)
     if placed:
         shadow = np.zeros(texture.shape[:2], np.float32)
         for piece in placed:
@@ -406,13 +417,12 @@ def compose(
                 1.0,
             )
         texture = (texture.astype(np.float32) * (1.0 - scene.shadow_strength * shadow)[..., None]).astype(np.uint8)
+        lit = 1.0 - shadow
+    to_image = pose.plane_homography(0.0) @ np.linalg.inv(to_tex)
     picture = cv2.warpPerspective(
-        texture,
-        pose.plane_homography(0.0) @ np.linalg.inv(to_tex),
-        (w, h),
-        flags=cv2.INTER_LINEAR,
-        borderMode=cv2.BORDER_REPLICATE,
+        texture, to_image, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     ).astype(np.float32)
+    surface = cv2.warpPerspective(lit, to_image, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     if placed:
         balls = placed[0].ball
         planes = (
@@ -421,12 +431,19 @@ def compose(
             else [(0.3 * cond.stone_height, True), (0.65 * cond.stone_height, False)]
         )
         for height, body in planes:
-            _draw_layer(picture, placed, board, scene, pose, height, body)
-    return distort(picture, pose)
+            _draw_layer(picture, surface, placed, board, scene, pose, height, body)
+    return Composed(distort(picture, pose), distort(surface, pose))
 
 
 def _draw_layer(
-    picture: np.ndarray, placed: list, board: BoardTexture, scene: Scene, pose: CameraPose, height: float, body: bool
+    picture: np.ndarray,
+    surface: np.ndarray,
+    placed: list,
+    board: BoardTexture,
+    scene: Scene,
+    pose: CameraPose,
+    height: float,
+    body: bool,
 ) -> None:
     geometry = scene.geometry
     ppu = board.px_per_unit
@@ -455,6 +472,7 @@ def _draw_layer(
     a = warped[..., 3:4]
     roi *= 1.0 - a
     roi += warped[..., :3]
+    surface[qy0:qy1, qx0:qx1] *= 1.0 - warped[..., 3]
 
 
 def render_frame(
