@@ -26,9 +26,12 @@ import numpy as np
 from vision.classify import Classifier
 from vision.colour_model import ColourModel
 from vision.config import VisionConfig
+from vision.glare import CLIP_LEVEL
 from vision.measure import bgr_to_lab
 
 MAX_BALLS = 3
+MIN_MEASURED = 0.2
+"""Least share of a cell's pixels, unclipped in some channel, from which its glare is measured."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,6 +69,7 @@ def ball_pixels(
     classifier: Classifier,
     config: VisionConfig,
     empty: EmptyPixels | None = None,
+    spot: np.ndarray | None = None,
 ) -> np.ndarray:
     """Per cell, how many pixels show each ball colour (the first K columns, ``classifier.names[1:]``
     order) and how many changed pixels lie near no ball colour (the last column): N×(K+1).
@@ -73,23 +77,47 @@ def ball_pixels(
     ``pixels`` are the cells' disk pixels (N×P×3 BGR, 0..1); ``gain`` and
     ``glare`` the frame's light at each cell (see :mod:`vision.light`);
     ``empty`` the same pixels on the empty board, or None to compare every
-    pixel with its cell's empty colour. With them, the glare over
-    each cell is measured on its own pixels rather than taken from ``glare``:
-    a lamp's reflection adds white light to every pixel of the board, which
-    is what most of a cell's pixels show beyond the empty board under
-    ``gain`` (balls cover a few of them only).
+    pixel with its cell's empty colour; ``spot`` the white light a glare spot
+    adds at each pixel (N×P, see :mod:`vision.glare`), or None. With
+    ``empty``, the glare over each cell beyond the spot is measured on its
+    own pixels rather than taken from ``glare``: a lamp's reflection adds
+    white light to every pixel of the bare board, which is what most of a
+    cell's pixels show beyond the empty board under ``gain`` (balls cover a
+    few of them only).
+
+    A ball hides the board's reflection: a pixel is compared with the empty
+    board with the glare added, and its colour is judged with only
+    ``config.stone_glare`` of the glare removed. A pixel the camera clipped
+    where the empty board would clip too is bare board.
     """
     n, p, _ = pixels.shape
     if classifier.means.shape[0] == 0:
         return np.zeros((n, 1))
     gain = gain.astype(np.float32)
+    added = np.zeros((n, p), np.float32) if spot is None else spot.astype(np.float32)
     if empty is not None:
-        excess = (pixels - gain[:, None, :] * empty.bgr).min(axis=2)
-        glare = np.maximum(np.percentile(excess, config.ball_glare_percentile, axis=1), 0.0)
-    plain = (pixels - glare[:, None, None].astype(np.float32)) / gain[:, None, :]
-    lab = bgr_to_lab(plain.reshape(-1, 3)).reshape(n, p, 3)
+        # a clipped channel shows less than the light added there: only the others measure it
+        excess = np.where(pixels >= CLIP_LEVEL, np.inf, pixels - gain[:, None, :] * empty.bgr).min(axis=2) - added
+        measured = np.isfinite(excess)
+        excess = np.where(measured, excess, np.nan)
+        enough = measured.sum(axis=1) >= MIN_MEASURED * p
+        glare = np.zeros(n, np.float32)
+        if enough.any():
+            glare[enough] = np.nanpercentile(excess[enough], config.ball_glare_percentile, axis=1)
+        if spot is None:
+            glare = np.maximum(glare, 0.0)
+    # beyond a spot the cell's own pixels correct it either way (a spot's shape is only near the lamp's)
+    added = np.maximum(added + glare[:, None].astype(np.float32), 0.0)
+    board = (pixels - added[..., None]) / gain[:, None, :]
+    empty_bgr = classifier.empty_bgr[:, None, :] if empty is None else empty.bgr
+    clipped = (pixels >= CLIP_LEVEL) & (gain[:, None, :] * empty_bgr + added[..., None] >= CLIP_LEVEL)
+    board = np.where(clipped, np.maximum(board, empty_bgr), board)
+    lab = bgr_to_lab(board.reshape(-1, 3)).reshape(n, p, 3)
     diff = lab - (classifier.empty[:, None, :] if empty is None else empty.lab)
     is_ball = np.einsum("npc,npc->np", diff, diff) > config.ball_pixel_change**2
+    if np.any(added > 0):
+        plain = (pixels - config.stone_glare * added[..., None]) / gain[:, None, :]
+        lab = bgr_to_lab(plain.reshape(-1, 3)).reshape(n, p, 3)
     sigmas = np.maximum(classifier.sigmas, config.pixel_sigma_floor)
     k = classifier.means.shape[0]
     best = np.zeros((n, p), dtype=np.intp)

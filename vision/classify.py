@@ -22,6 +22,7 @@ import numpy as np
 
 from vision.colour_model import ColourModel
 from vision.config import VisionConfig
+from vision.measure import lab_to_bgr
 
 
 @dataclass(frozen=True, eq=False)
@@ -48,6 +49,8 @@ class Classifier:
         floor = self.config.sigma_floor
         self.names = (".", *model.classes)
         self.empty = np.array(model.empty, dtype=np.float32)
+        self.empty_bgr = lab_to_bgr(self.empty)
+        """Each cell's empty colour in BGR (0..1), calibration light."""
         self.empty_sigma = np.maximum(np.array(model.empty_sigma, dtype=np.float32), floor)
         self.means = np.array([c.mean for c in model.classes.values()], dtype=np.float32).reshape(-1, 3)
         self.sigmas = np.maximum(
@@ -72,10 +75,16 @@ class Classifier:
             )
             self.texture_sigma = np.maximum(sigma, floor)
 
-    def distances(self, lab: np.ndarray) -> np.ndarray:
-        """Squared normalised distance of each cell (rows) to each class (columns, ``names`` order)."""
+    def distances(self, lab: np.ndarray, stone_lab: np.ndarray | None = None) -> np.ndarray:
+        """Squared normalised distance of each cell (rows) to each class (columns, ``names`` order).
+
+        ``stone_lab``, when given, is the colour the stone classes are judged
+        on (the light removed as it falls on a stone rather than on the bare
+        board); ``lab`` otherwise.
+        """
+        stone_lab = lab if stone_lab is None else stone_lab
         d_empty = (((lab - self.empty) / self.empty_sigma) ** 2).sum(axis=1)
-        d_stones = (((lab[:, None, :] - self.means[None, :, :]) / self.sigmas[None, :, :]) ** 2).sum(axis=2)
+        d_stones = (((stone_lab[:, None, :] - self.means[None, :, :]) / self.sigmas[None, :, :]) ** 2).sum(axis=2)
         return np.column_stack([d_empty, d_stones])
 
     def texture_distances(self, texture: np.ndarray | None) -> np.ndarray:
@@ -86,9 +95,12 @@ class Classifier:
         z = (texture[:, None, :] - self.texture_mean) / self.texture_sigma[None, :, :]
         return np.minimum(z**2, self.config.texture_max_penalty).sum(axis=2)
 
-    def classify(self, lab: np.ndarray, texture: np.ndarray | None = None) -> CellClasses:
-        """Classify each cell from its Lab measure (an N×3 array) and, when given, its texture (N×T)."""
-        colour_d2 = self.distances(lab)
+    def classify(
+        self, lab: np.ndarray, texture: np.ndarray | None = None, stone_lab: np.ndarray | None = None
+    ) -> CellClasses:
+        """Classify each cell from its Lab measure (an N×3 array) and, when given, its texture (N×T) and the
+        colour to judge stones on (N×3, see :meth:`distances`)."""
+        colour_d2 = self.distances(lab, stone_lab)
         log_norm = np.concatenate([[np.log(self.empty_sigma).sum()], np.log(self.sigmas).sum(axis=1)])
         d2 = colour_d2
         if texture is not None and self.texture_mean is not None:

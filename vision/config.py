@@ -44,6 +44,18 @@ class VisionConfig:
         an inlier of the light fit.
         ``glare_floor``: smallest white light (0..1) added over a cell beyond
         the fitted gain that is removed as glare.
+        ``glare_spot``: fit one glare spot over the whole board (see
+        :mod:`vision.glare`); ``glare_lit``: a light-reference patch showing
+        more added white light than this is lit by it; ``glare_min_patches``:
+        fewest lit patches for a spot; ``glare_min_peak``: weakest spot worth
+        modelling; ``glare_min_lit_share``: least share of the bare patches in
+        a spot's core that it must light; ``glare_outlier_ratio``: a patch brighter than the spot by
+        more than this factor is left out (a light stone over a dark patch);
+        ``glare_envelope``: weight of patches above the fitted spot against
+        those below it (in a stone's shadow, which hides the spot).
+        ``stone_glare``: share of the board's glare that also shows on a
+        stone (a stone hides the board's reflection; a veil of scattered light
+        remains).
 
     Classification
         ``sigma_floor``: smallest per-channel spread (Lab units) a class may
@@ -99,6 +111,14 @@ class VisionConfig:
     normalise_light: bool = True
     light_tolerance: float = 0.03
     glare_floor: float = 0.06
+    glare_spot: bool = True
+    glare_lit: float = 0.05
+    glare_min_patches: int = 5
+    glare_min_peak: float = 0.15
+    glare_min_lit_share: float = 0.3
+    glare_outlier_ratio: float = 2.5
+    glare_envelope: float = 0.85
+    stone_glare: float = 0.1
     sigma_floor: float = 4.0
     min_confidence: float = 0.6
     texture_sigma_floor: float = 0.03

@@ -26,6 +26,8 @@ from vision.config import VisionConfig
 ROUNDS = 3
 MIN_RATIO = 0.2
 MAX_RATIO = 5.0
+CLIPPED = 0.97
+"""A colour (0..1) with a channel at or above this is clipped by the camera."""
 
 
 def light_gain(background: np.ndarray, reference: np.ndarray, design: np.ndarray, tolerance: float) -> np.ndarray:
@@ -33,22 +35,56 @@ def light_gain(background: np.ndarray, reference: np.ndarray, design: np.ndarray
 
     ``design`` is the N×3 matrix ``[1, x, y]`` of the cells' normalised
     board positions (see :func:`design_matrix`); ``tolerance`` the smallest
-    residual (as a ratio) still counted as an inlier.
+    residual (as a ratio) still counted as an inlier. Each ratio weighs as
+    its reference's brightness squared: noise, and any light added over the
+    board (glare), move the ratio of a dark patch far more than a light one's.
     """
     ratio = np.clip(background / np.maximum(reference, 1e-3), MIN_RATIO, MAX_RATIO)
+    # a clipped background only bounds its ratio from below: leave it out while enough others remain
+    unclipped = background.max(axis=1) < CLIPPED
     gains = np.empty_like(ratio)
     for c in range(ratio.shape[1]):
         y = ratio[:, c]
-        keep = np.ones(len(y), dtype=bool)
+        keep = unclipped.copy() if unclipped.sum() >= 6 else np.ones(len(y), dtype=bool)
+        usable = keep.copy()
         coef = np.array([float(np.median(y)), 0.0, 0.0])
         for _ in range(ROUNDS):
             residual = y - design @ coef
             mad = float(np.median(np.abs(residual[keep]))) if keep.any() else 0.0
-            keep = np.abs(residual) <= max(3.0 * 1.4826 * mad, tolerance)
+            keep = usable & (np.abs(residual) <= max(3.0 * 1.4826 * mad, tolerance))
             if keep.sum() < 6:
                 coef = np.array([float(np.median(y)), 0.0, 0.0])
                 break
-            coef, *_ = np.linalg.lstsq(design[keep], y[keep], rcond=None)
+            w = np.maximum(reference[keep, c], 0.02)[:, None]
+            coef, *_ = np.linalg.lstsq(design[keep] * w, y[keep] * w[:, 0], rcond=None)
+        gains[:, c] = design @ coef
+    return np.clip(gains, MIN_RATIO, MAX_RATIO).astype(np.float32)
+
+
+def lower_gain(
+    background: np.ndarray, reference: np.ndarray, design: np.ndarray, quantile: float, rounds: int = 12
+) -> np.ndarray:
+    """Per-cell, per-channel gain (N×3) as the plane under the lower ``quantile`` of the light ratios.
+
+    Glare only adds light, so where a wide spot lifts most of the board the
+    gain lies low among the ratios, not at their median. Clipped backgrounds
+    (a ratio that only bounds the light from below) are left out.
+    """
+    ratio = np.clip(background / np.maximum(reference, 1e-3), MIN_RATIO, MAX_RATIO)
+    usable = background.max(axis=1) < CLIPPED
+    if usable.sum() < 6:
+        usable = np.ones(len(ratio), dtype=bool)
+    x = design[usable]
+    gains = np.empty_like(ratio)
+    for c in range(ratio.shape[1]):
+        y = ratio[usable, c]
+        coef = np.array([float(np.quantile(y, quantile)), 0.0, 0.0])
+        for _ in range(rounds):  # quantile regression by reweighted least squares
+            residual = y - x @ coef
+            weight = np.where(residual > 0, quantile, 1.0 - quantile) / np.maximum(np.abs(residual), 0.01)
+            weight *= np.maximum(reference[usable, c], 0.02) ** 2
+            w = np.sqrt(weight)[:, None]
+            coef, *_ = np.linalg.lstsq(x * w, y * w[:, 0], rcond=None)
         gains[:, c] = design @ coef
     return np.clip(gains, MIN_RATIO, MAX_RATIO).astype(np.float32)
 
@@ -87,7 +123,8 @@ def covered_cells(
 
     ``corners`` (N×C×3) are the colours of the patches near each cell's
     corners, ``reference`` the same on the calibration image (N×C×3, or N×3
-    when only each cell's pooled colour is known). Once this frame's light (gain and glare) is accounted for, they
+    when only each cell's pooled colour is known); ``glare`` the white light
+    added over each cell (N) or over each patch (N×C). Once this frame's light (gain and glare) is accounted for, they
     must match the calibration image. A stone, or its shadow, reaches some of
     a cell's corner patches; a hand or an arm, far larger, reaches them all. A
     cell whose every patch is darker by more than ``config.covered_ratio``
@@ -97,7 +134,8 @@ def covered_cells(
     if reference.ndim == 2:
         reference = reference[:, None, :]
     # the camera clips: a patch expected brighter than white shows white
-    expected = np.minimum(gain[:, None, :] * reference + glare[:, None, None], 1.0)
+    added = glare[:, None, None] if glare.ndim == 1 else glare[:, :, None]
+    expected = np.minimum(gain[:, None, :] * reference + added, 1.0)
     change = (corners - expected) / np.maximum(expected, config.covered_floor)
     # darker than expected: a hand's shadow; brighter: skin over a dark square (or a light misjudged where it clips)
     change = np.maximum(-change, change * (config.covered_ratio / config.covered_brighter))

@@ -82,10 +82,14 @@ class Rectifier:
             corners.append(centre + inset * (polygon - centre))
         patch = _square_offsets(self.config.background_patch_px)
         self.corner_count = len(corners[0])
+        self.corner_points = np.array(corners, dtype=np.float64)
+        """Board position of every light-reference patch (N×C×2), in ``corners`` order."""
         per_corner = [self._patches(np.array([c[j] for c in corners]), patch) for j in range(self.corner_count)]
         self.background_index = np.concatenate(per_corner, axis=1)
         # Kaskade cells hold up to three small balls anywhere in the cell: every pixel of a wide disk is looked at
         self.cell_index = self._patches(centres, _disk_offsets(self.config.ball_reach * px)) if self.balls else None
+        self.cell_points = None if self.cell_index is None else self.board_points(self.cell_index)
+        """Board position of every pixel in ``CellMeasures.pixels`` (N×P×2), on Kaskade boards."""
         rim_radii = (
             self.config.rim_inner * geometry.stone_radius * px,
             self.config.rim_outer * geometry.stone_radius * px,
@@ -103,6 +107,13 @@ class Rectifier:
         uu = np.clip(cu[:, None] + du[None, :], 0, w - 1)
         vv = np.clip(cv[:, None] + dv[None, :], 0, h - 1)
         return (vv * w + uu).astype(np.intp)
+
+    def board_points(self, index: np.ndarray) -> np.ndarray:
+        """Board positions (...×2) of rectified pixels given by their flat ``index`` (any shape)."""
+        w = self.size[0]
+        u, v = index % w, index // w
+        m = self.canvas_to_board
+        return np.stack([m[0, 0] * u + m[0, 2], m[1, 1] * v + m[1, 2]], axis=-1)
 
     def rectify(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
         """The board region of a BGR image, warped to the board plane (uint8 BGR)."""
@@ -179,3 +190,9 @@ def bgr_to_lab(bgr: np.ndarray) -> np.ndarray:
     """CIE Lab (L 0..100) of an N×3 array of BGR colours in 0..1."""
     clipped = np.clip(bgr, 0.0, 1.0).astype(np.float32).reshape(-1, 1, 3)
     return cv2.cvtColor(clipped, cv2.COLOR_BGR2Lab).reshape(-1, 3)
+
+
+def lab_to_bgr(lab: np.ndarray) -> np.ndarray:
+    """BGR colours (0..1) of an N×3 array of CIE Lab colours (L 0..100)."""
+    lab32 = np.asarray(lab, dtype=np.float32).reshape(-1, 1, 3)
+    return np.clip(cv2.cvtColor(lab32, cv2.COLOR_Lab2BGR).reshape(-1, 3), 0.0, 1.0)

@@ -20,9 +20,13 @@ from vision.classify import Classifier
 from vision.colour_model import ColourModel, light_correction
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError
+from vision.glare import fit_frame_light, remove_board_light
 from vision.light import covered_cells, design_matrix, neighbour_table, remove_light
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
-from vision.measure import Rectifier, bgr_to_lab
+from vision.measure import CellMeasures, Rectifier, bgr_to_lab
+
+GLARE_ROUNDS = 4
+"""Rounds of fitting the frame's gain without the glare spot, then the spot under that gain."""
 
 
 @dataclass(frozen=True)
@@ -69,7 +73,8 @@ class BoardReader:
         self.config = config or VisionConfig()
         self.rectifier = Rectifier(geometry, self.config)
         self.classifier = Classifier(colour_model, self.config)
-        self.design = design_matrix(np.array(geometry.centres))
+        self.centres = np.array(geometry.centres, dtype=np.float64)
+        self.design = design_matrix(self.centres)
         self.neighbours = neighbour_table(geometry.neighbours_ix)
         self.ball_area = (
             np.array(colour_model.ball_area)
@@ -116,12 +121,39 @@ class BoardReader:
         measures = self.rectifier.measure(image_bgr, location.homography)
         t2 = time.perf_counter()
         gain, glare = light_correction(measures, self.classifier.reference, self.design, self.config, self.neighbours)
-        lab = bgr_to_lab(remove_light(measures.disk, gain, glare))
-        classes = self.classifier.classify(lab, measures.texture)
+        corner_glare = glare[:, None]
+        spot = None
+        if self._spots_possible(measures):
+            assert measures.corners is not None and self.corner_reference is not None
+            light = fit_frame_light(
+                measures.corners,
+                self.corner_reference,
+                self.rectifier.corner_points,
+                measures.background,
+                self.classifier.reference,
+                self.design,
+                gain,
+                GLARE_ROUNDS,
+                self.config,
+            )
+            gain, spot = light.gain, light.spot
+        if spot is not None:
+            glare, corner_glare = spot.at(self.centres), spot.at(self.rectifier.corner_points)
+        lab = bgr_to_lab(remove_board_light(measures.disk, gain, glare, self.classifier.empty_bgr))
+        stone_lab = bgr_to_lab(remove_light(measures.disk, gain, glare * self.config.stone_glare))
+        classes = self.classifier.classify(lab, measures.texture, stone_lab)
         symbols, confidence, counts = classes.symbols, classes.confidence, None
         if measures.pixels is not None:
             balls = count_balls(
-                ball_pixels(measures.pixels, gain, glare, self.classifier, self.config, self.empty_pixels),
+                ball_pixels(
+                    measures.pixels,
+                    gain,
+                    glare,
+                    self.classifier,
+                    self.config,
+                    self.empty_pixels,
+                    None if spot is None or self.rectifier.cell_points is None else spot.at(self.rectifier.cell_points),
+                ),
                 self.ball_area,
                 self.classifier,
             )
@@ -136,7 +168,7 @@ class BoardReader:
         self._previous_lab = lab
         corners = measures.corners if measures.corners is not None else measures.background[:, None, :]
         if self.corner_reference is not None and self.corner_reference.shape[:2] == corners.shape[:2]:
-            covered = covered_cells(corners, self.corner_reference, gain, glare, self.config)
+            covered = covered_cells(corners, self.corner_reference, gain, corner_glare, self.config)
         else:
             covered = covered_cells(
                 measures.background[:, None, :], self.classifier.reference, gain, glare, self.config
@@ -155,6 +187,16 @@ class BoardReader:
             located=True,
             change=change,
             stage_ms={"locate": (t1 - t0) * 1000.0, "measure": (t2 - t1) * 1000.0, "classify": (t3 - t2) * 1000.0},
+        )
+
+    def _spots_possible(self, measures: CellMeasures) -> bool:
+        """Whether this reader fits glare spots (see :mod:`vision.glare`): it needs each patch's own reference."""
+        return (
+            self.config.glare_spot
+            and self.config.normalise_light
+            and measures.corners is not None
+            and self.corner_reference is not None
+            and self.corner_reference.shape[:2] == measures.corners.shape[:2]
         )
 
 

@@ -1,0 +1,272 @@
+"""A lamp's reflection on the board (glare), fitted over the whole board from its bare surface.
+
+A glossy board mirrors a lamp as a bright spot: white light added to the
+board's surface, strongest in the middle and fading smoothly, often so
+strong that the camera clips. Measured cell by cell (see
+:func:`vision.light.glare_offset`) such a spot is underestimated twice over:
+its peak lies between the few places where the bare board shows, and a
+clipped place shows only part of the light added there.
+
+:func:`fit_glare_spot` fits one spot over the board instead: the white
+light that each light-reference patch (near a cell's corner) shows beyond
+the frame's gain, with clipped patches counted as lower bounds, as a
+log-quadratic field ``exp(q(x, y))`` of the
+board position (the shape of a specular lobe). The fitted
+:class:`GlareSpot` then gives the glare at any board point: cell centres,
+corner patches, the pixels of a cell. Where no such spot fits (no glare, a
+broad wash of light, two lamps) the fit declines and the per-cell estimate
+stands.
+
+A stone hides the board's reflection under it (a domed stone shows only its
+own small highlight), so the reader subtracts a spot's light in full where
+it expects bare board and only a veil of it (``VisionConfig.stone_glare``)
+where it expects a stone (see :mod:`vision.pipeline`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.config import VisionConfig
+from vision.light import CLIPPED, light_gain, lower_gain
+
+ROUNDS = 8
+"""Refits of the spot, each with the patches' weights updated."""
+
+SPOT_WIDTH = 1.0
+"""Spread (board units) of the round spot fitted when too little of a spot shows to measure its width."""
+
+CLIP_LEVEL = CLIPPED
+"""A colour channel (0..1) at or above this is taken as clipped by the camera."""
+
+SPOT_MARGIN = 0.95
+"""A light with a glare spot is kept only if it misses the patches by at most this share of the light without."""
+
+MAX_GLARE = 2.0
+"""The most white light (in units of full scale) a fitted spot is allowed to predict anywhere."""
+
+
+@dataclass(frozen=True, eq=False)
+class GlareSpot:
+    """A fitted glare spot: ``log(light) = q(x, y)``, a quadratic in board coordinates normalised by
+    ``origin`` and ``scale``; ``coef`` holds the six coefficients of ``1, x, y, x², xy, y²``."""
+
+    coef: np.ndarray
+    origin: np.ndarray
+    scale: np.ndarray
+
+    def at(self, points: np.ndarray) -> np.ndarray:
+        """The white light (0..``MAX_GLARE``) the spot adds at each board point (an ...×2 array)."""
+        pts = np.asarray(points, dtype=np.float64)
+        flat = pts.reshape(-1, 2)
+        log_light = _basis((flat - self.origin) / self.scale) @ self.coef
+        light = np.exp(np.minimum(log_light, np.log(MAX_GLARE)))
+        return light.reshape(pts.shape[:-1]).astype(np.float32)
+
+    @property
+    def peak(self) -> float:
+        """The spot's brightest added light."""
+        a, b, c = self.coef[3], self.coef[4], self.coef[5]
+        # the maximum of the quadratic: solve its gradient for zero
+        centre = np.linalg.solve(np.array([[2 * a, b], [b, 2 * c]]), -self.coef[1:3])
+        return float(self.at(centre * self.scale + self.origin))
+
+
+def _basis(xy: np.ndarray) -> np.ndarray:
+    x, y = xy[:, 0], xy[:, 1]
+    return np.column_stack([np.ones(len(xy)), x, y, x * x, x * y, y * y])
+
+
+def patch_excess(corners: np.ndarray, reference: np.ndarray, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The white light each light-reference patch shows beyond the frame's gain, and whether it is clipped.
+
+    ``corners`` (N×C×3, BGR 0..1) are the patches in this frame, ``reference``
+    the same on the calibration image (N×C×3), ``gain`` the frame's gain per
+    cell (N×3). White light raises every channel alike, so the smallest
+    channel's excess is the added light; a clipped patch shows at least that.
+    """
+    excess = (corners - gain[:, None, :] * reference).min(axis=2)
+    clipped = corners.max(axis=2) >= CLIP_LEVEL
+    return excess, clipped
+
+
+def fit_glare_spot(
+    points: np.ndarray, excess: np.ndarray, clipped: np.ndarray, config: VisionConfig | None = None
+) -> GlareSpot | None:
+    """The glare spot that best explains the patches' added light, or None when no single spot does.
+
+    ``points`` (M×2) are the patches' board positions, ``excess`` (M) the
+    white light they show and ``clipped`` (M) which ones the camera clipped
+    (their light is a lower bound), all as from :func:`patch_excess`.
+
+    Only lit patches count, and the fit follows their upper envelope: a
+    patch in a stone's shadow, where the lamp's light does not reach, shows
+    less of the spot than its neighbours (it weighs ``1 - config.glare_envelope``),
+    and one far above the spot is a light stone over a dark patch (left out).
+    The settings are ``config.glare_*`` (see :class:`~vision.config.VisionConfig`).
+    """
+    config = config or VisionConfig()
+    floor, min_patches = config.glare_lit, config.glare_min_patches
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    light = np.asarray(excess, dtype=np.float64).ravel()
+    lower = np.asarray(clipped, dtype=bool).ravel()
+    lit = light > floor
+    if int(lit.sum()) < min_patches:
+        return None
+    # bare board the spot does not reach: a patch darker than that is in a shadow and says nothing
+    dark = ~lit & (light > -floor)
+    keep = lit | dark
+    pts, light, lower, lit = pts[keep], light[keep], lower[keep], lit[keep]
+    origin = pts[np.argmax(light)]
+    scale = np.full(2, max(float(np.ptp(pts, axis=0).max()) / 2.0, 0.5))
+    xy = (pts - origin) / scale
+    # the general spot first; when too little of it shows to bend it into a spot (cut by the board's edge, all
+    # clipped), a round one; when even that will not close, a round one a cell wide
+    coef = _envelope_fit(_basis(xy), lambda c: c, light, lower, lit, config)
+    if coef is None or not _is_spot(coef):
+        round_basis = np.column_stack([np.ones(len(xy)), xy, (xy**2).sum(axis=1)])
+        coef = _envelope_fit(
+            round_basis, lambda c: np.array([c[0], c[1], c[2], c[3], 0.0, c[3]]), light, lower, lit, config
+        )
+    if coef is None or not _is_spot(coef):
+        bend = -0.5 * (scale[0] / SPOT_WIDTH) ** 2
+        fixed = np.column_stack([np.ones(len(xy)), xy])
+        coef = _envelope_fit(
+            fixed,
+            lambda c: np.array([c[0], c[1], c[2], bend, 0.0, bend]),
+            light,
+            lower,
+            lit,
+            config,
+            offset=bend * (xy**2).sum(axis=1),
+        )
+    if coef is None or not _is_spot(coef):
+        return None  # not a spot: a wash of light that grows towards an edge
+    spot = GlareSpot(coef=coef, origin=origin, scale=scale)
+    if spot.peak < config.glare_min_peak:
+        return None
+    # a real spot lights most bare patches in its core; scattered bright patches (stones) light few
+    core = spot.at(pts) > 2.0 * floor  # every patch kept is lit or bare: shadowed ones were left out
+    if not core.any() or float(lit[core].mean()) < config.glare_min_lit_share:
+        return None
+    return spot
+
+
+def _is_spot(coef: np.ndarray) -> bool:
+    a, b, c = coef[3], coef[4], coef[5]
+    return bool(a < 0 and c < 0 and 4 * a * c - b * b > 0)
+
+
+def _envelope_fit(
+    basis: np.ndarray,
+    full: Callable[[np.ndarray], np.ndarray],
+    light: np.ndarray,
+    lower: np.ndarray,
+    lit: np.ndarray,
+    config: VisionConfig,
+    offset: np.ndarray | float = 0.0,
+) -> np.ndarray | None:
+    """Fit ``log(light) - offset`` on ``basis`` to the upper envelope of the lit patches, bounded above by the
+    unlit ones; returns the six quadratic coefficients (``full`` maps the fit's own to them), or None."""
+    floor = config.glare_lit
+    log_floor = float(np.log(floor))
+    observed = np.log(np.maximum(light, floor))
+    coef = _weighted_fit(basis[lit], (observed - offset)[lit], light[lit])
+    for _ in range(ROUNDS):
+        if coef is None:
+            return None
+        predicted = basis @ coef + offset
+        residual = observed - predicted
+        weight = light * np.where(residual > 0, config.glare_envelope, 1.0 - config.glare_envelope)
+        weight[lower & (residual < 0)] = 0.0  # a clipped patch the spot already outshines says nothing more
+        weight[lit & (residual > np.log(config.glare_outlier_ratio))] = 0.0
+        # an unlit patch only bounds the spot from above
+        weight[~lit] = np.where(predicted[~lit] > log_floor, floor * (1.0 - config.glare_envelope), 0.0)
+        if int((weight[lit] > 0).sum()) < config.glare_min_patches:
+            return None
+        use = weight > 0
+        target = np.where(lit, observed, log_floor) - offset
+        coef = _weighted_fit(basis[use], target[use], weight[use])
+    return None if coef is None else full(coef)
+
+
+def _weighted_fit(basis: np.ndarray, target: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
+    if len(target) < basis.shape[1]:
+        return None
+    w = np.sqrt(weight)[:, None]
+    coef, *_ = np.linalg.lstsq(basis * w, target * w[:, 0], rcond=None)
+    return coef if np.all(np.isfinite(coef)) else None
+
+
+@dataclass(frozen=True, eq=False)
+class FrameLight:
+    """A frame's light over the board: the gain per cell and channel (N×3) and the glare spot, if any."""
+
+    gain: np.ndarray
+    spot: GlareSpot | None
+
+
+LOWER_QUANTILE = 0.25
+"""The gain a wide glare cannot lift is looked for this low among the light ratios."""
+
+
+def fit_frame_light(
+    corners: np.ndarray,
+    corner_reference: np.ndarray,
+    corner_points: np.ndarray,
+    background: np.ndarray,
+    reference: np.ndarray,
+    design: np.ndarray,
+    gain: np.ndarray,
+    rounds: int,
+    config: VisionConfig,
+) -> FrameLight:
+    """The gain and glare spot that together best explain the light-reference patches.
+
+    ``corners``, ``corner_reference`` and ``corner_points`` are the patches
+    in this frame, on the calibration image and on the board (N×C×3, N×C×3,
+    N×C×2); ``background`` and ``reference`` the same pooled per cell (N×3);
+    ``gain`` the gain fitted as if there were no glare. A spot lifts the
+    ratios the gain is fitted from, and a wide one lifts most of them, so the
+    gain and the spot are fitted in turn (``rounds`` times) from two starts:
+    ``gain`` and the plane under the lower ratios. The light kept is the one
+    whose prediction of every patch (clipping included) misses least, the
+    glare-free ``gain`` among them.
+    """
+    candidates = [FrameLight(gain, None)]
+    for start in (gain, lower_gain(background, reference, design, LOWER_QUANTILE)):
+        current = start
+        for _ in range(rounds):
+            spot = fit_glare_spot(corner_points, *patch_excess(corners, corner_reference, current), config)
+            if spot is None:
+                break
+            candidates.append(FrameLight(current, spot))
+            unlit = np.median(corners - spot.at(corner_points)[..., None], axis=1)
+            current = light_gain(unlit, reference, design, config.light_tolerance)
+    # the turns can also run away (a spot too strong darkens the board, which lowers the gain, which grows the
+    # spot): every pair met is a candidate, and the one that explains the patches best is kept
+    misses = [_miss(light, corners, corner_reference, corner_points) for light in candidates]
+    best = int(np.argmin(misses))
+    return candidates[best] if misses[best] <= SPOT_MARGIN * misses[0] else candidates[0]
+
+
+def _miss(light: FrameLight, corners: np.ndarray, corner_reference: np.ndarray, corner_points: np.ndarray) -> float:
+    added = 0.0 if light.spot is None else light.spot.at(corner_points)[..., None]
+    expected = np.minimum(light.gain[:, None, :] * corner_reference + added, 1.0)
+    return float(np.median(np.abs(corners - expected)))
+
+
+def remove_board_light(disk: np.ndarray, gain: np.ndarray, glare: np.ndarray, empty_bgr: np.ndarray) -> np.ndarray:
+    """Disk colours (N×3, 0..1) brought back to the calibration light as bare board would be: the glare
+    (N) subtracted in full, the gain (N×3) divided out.
+
+    Where the camera clipped a channel that the cell's empty colour
+    (``empty_bgr``, N×3, calibration light) would clip too under this light,
+    the clipped value agrees with the empty board: it reads no darker than it.
+    """
+    plain = (disk - glare[:, None]) / gain
+    clipped = (disk >= CLIP_LEVEL) & (gain * empty_bgr + glare[:, None] >= CLIP_LEVEL)
+    return np.where(clipped, np.maximum(plain, empty_bgr), plain)
