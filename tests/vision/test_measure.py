@@ -182,3 +182,35 @@ def test_a_smooth_stone_top_hides_the_crossing_lines_of_an_empty_point() -> None
     assert stone[5, 2] > lines[5, 2] + 0.3  # and so is its dark tenth
     others = np.delete(np.arange(N), 5)
     assert np.allclose(stone[others], lines[others], atol=0.05)
+
+
+def _lined_picture(geometry, px_per_unit: float) -> tuple[np.ndarray, np.ndarray]:
+    """A camera picture of a Go board's thin grid lines (1 camera pixel wide), and its board-to-picture map."""
+    homography = np.array([[px_per_unit, 0.0, 40.0], [0.0, px_per_unit, 40.0], [0.0, 0.0, 1.0]])
+    side = int(80 + px_per_unit * (geometry.width + 1))
+    picture = np.full((side, side, 3), 200, np.uint8)
+    for x in sorted({x for x, _ in geometry.centres}):
+        u = int(round(px_per_unit * x + 40.0))
+        picture[:, u] = 30
+    return picture, homography
+
+
+def _line_darkness(board: np.ndarray, rectifier: Rectifier, xs: list[float]) -> np.ndarray:
+    """How dark each vertical line reads: the darkest column mean within a pixel of where it lies."""
+    columns = board.astype(float).mean(axis=(0, 2))
+    at = [int(round((x + rectifier.config.margin) * rectifier.px - 0.5)) for x in xs]
+    return np.array([200.0 - columns[max(u - 1, 0) : u + 2].min() for u in at])
+
+
+def test_thin_lines_read_alike_wherever_they_fall_among_the_samples() -> None:
+    geometry = parse_geometry("points:9x9")
+    rectifier = Rectifier(geometry)
+    xs = sorted({x for x, _ in geometry.centres})
+    picture, homography = _lined_picture(geometry, 61.3)
+    board = rectifier.rectify(picture, homography)
+    flags = cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP
+    plain = cv2.warpPerspective(picture, homography @ rectifier.canvas_to_board, rectifier.size, flags=flags)
+    filtered, sampled = _line_darkness(board, rectifier, xs), _line_darkness(plain, rectifier, xs)
+    # a warp alone keeps whichever camera pixels it happens to sample: a line it misses is gone
+    assert sampled.min() < 5
+    assert filtered.min() > 15, "every line shows after filtering"
