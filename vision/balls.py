@@ -30,6 +30,8 @@ from vision.glare import CLIP_LEVEL
 from vision.measure import bgr_to_lab
 
 MAX_BALLS = 3
+DARK_FLOOR = 0.1
+"""Smallest empty brightness (0..1) a pixel's darkening is taken relative to, so noise on black reads as none."""
 MIN_MEASURED = 0.2
 """Least share of a cell's pixels, unclipped in some channel, from which its glare is measured."""
 
@@ -85,6 +87,10 @@ def ball_pixels(
     cell's pixels show beyond the empty board under ``gain`` (balls cover a
     few of them only).
 
+    A pixel darker than the empty board by ``config.ball_dark_ratio`` of it in
+    every channel shows a ball too: a black ball on a black square differs
+    from it by few Lab units, which squeezes dark colours together.
+
     A ball hides the board's reflection: a pixel is compared with the empty
     board with the glare added, and its colour is judged with only
     ``config.stone_glare`` of the glare removed. A pixel the camera clipped
@@ -115,6 +121,10 @@ def ball_pixels(
     lab = bgr_to_lab(board.reshape(-1, 3)).reshape(n, p, 3)
     diff = lab - (classifier.empty[:, None, :] if empty is None else empty.lab)
     is_ball = np.einsum("npc,npc->np", diff, diff) > config.ball_pixel_change**2
+    # near black, Lab squeezes a black ball against a dark square: in every channel it is a third darker, though
+    expected = classifier.empty_bgr[:, None, :] if empty is None else empty.bgr
+    darker = ((expected - board) / np.maximum(expected, DARK_FLOOR)).min(axis=2)
+    is_ball |= darker > config.ball_dark_ratio
     if np.any(added > 0):
         plain = (pixels - config.stone_glare * added[..., None]) / gain[:, None, :]
         lab = bgr_to_lab(plain.reshape(-1, 3)).reshape(n, p, 3)

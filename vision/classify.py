@@ -89,11 +89,12 @@ class Classifier:
 
     def texture_distances(self, texture: np.ndarray | None) -> np.ndarray:
         """Squared normalised distance of each cell's texture (N×T) to each class, each measure capped
-        at ``config.texture_max_penalty``; zeros without a texture model or measure."""
+        at ``config.texture_max_penalty``; zeros without a texture model or measure, and for a measure that is
+        NaN (not seen)."""
         if self.texture_mean is None or texture is None:
             return np.zeros((0 if texture is None else len(texture), len(self.names)))
         z = (texture[:, None, :] - self.texture_mean) / self.texture_sigma[None, :, :]
-        return np.minimum(z**2, self.config.texture_max_penalty).sum(axis=2)
+        return np.nan_to_num(np.minimum(z**2, self.config.texture_max_penalty), nan=0.0).sum(axis=2)
 
     def classify(
         self, lab: np.ndarray, texture: np.ndarray | None = None, stone_lab: np.ndarray | None = None

@@ -69,6 +69,8 @@ class VisionConfig:
         single pixel's colour when Kaskade balls are counted pixel by pixel.
         ``ball_pixel_change``: a pixel of a Kaskade cell further than this
         (Lab distance) from the cell's empty colour belongs to a ball.
+        ``ball_dark_ratio``: a pixel darker than the empty board by this share
+        of it in every channel belongs to a ball too (black on a dark square).
         ``ball_colour_distance``: a ball pixel votes for the nearest ball
         colour only within this many spreads of it (shadows vote for none).
         ``ball_glare_percentile``: the glare over a Kaskade cell is this
@@ -81,7 +83,9 @@ class VisionConfig:
         from the calibration board, once this frame's light is undone, by more
         than this share of its expected brightness (in any channel) is covered
         (``covered_brighter``: the same for patches brighter than expected,
-        where a light that clips is easily misjudged);
+        where a light that clips is easily misjudged; ``covered_hue``: the
+        same for the spread of the channels' changes against the patch's
+        brightest channel, as skin over a board as bright as it shows);
         ``covered_floor``: the smallest expected brightness (0..1) that share
         is taken of, so that dark channels do not count noise as change.
         ``occluded_min_covered``: a frame with at least this many covered
@@ -126,6 +130,7 @@ class VisionConfig:
     texture_max_penalty: float = 16.0
     pixel_sigma_floor: float = 8.0
     ball_pixel_change: float = 12.0
+    ball_dark_ratio: float = 0.35
     ball_colour_distance: float = 2.5
     ball_glare_percentile: float = 50.0
     outlier_distance: float = 6.0
@@ -133,6 +138,7 @@ class VisionConfig:
     covered_ratio: float = 0.25
     covered_floor: float = 0.15
     covered_brighter: float = 0.35
+    covered_hue: float = 0.25
     occluded_min_covered: int = 1
     marker_check_ncc: float = 0.8
     marker_patch_px: int = 24

@@ -31,9 +31,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.light import CLIPPED, light_gain, lower_gain
+from vision.light import CLIPPED, light_gain, lower_gain, weighted_fit
 
-ROUNDS = 8
+ROUNDS = 4
 """Refits of the spot, each with the patches' weights updated."""
 
 SPOT_WIDTH = 1.0
@@ -41,6 +41,9 @@ SPOT_WIDTH = 1.0
 
 CLIP_LEVEL = CLIPPED
 """A colour channel (0..1) at or above this is taken as clipped by the camera."""
+
+GLARE_SLACK = 1.5
+"""How much stronger than fitted a glare spot may be where the camera clips (see :func:`remove_board_light`)."""
 
 SPOT_MARGIN = 0.95
 """A light with a glare spot is kept only if it misses the patches by at most this share of the light without."""
@@ -196,9 +199,7 @@ def _envelope_fit(
 def _weighted_fit(basis: np.ndarray, target: np.ndarray, weight: np.ndarray) -> np.ndarray | None:
     if len(target) < basis.shape[1]:
         return None
-    w = np.sqrt(weight)[:, None]
-    coef, *_ = np.linalg.lstsq(basis * w, target * w[:, 0], rcond=None)
-    return coef if np.all(np.isfinite(coef)) else None
+    return weighted_fit(basis, target, weight)
 
 
 @dataclass(frozen=True, eq=False)
@@ -237,6 +238,9 @@ def fit_frame_light(
     glare-free ``gain`` among them.
     """
     candidates = [FrameLight(gain, None)]
+    excess, clipped = patch_excess(corners, corner_reference, gain)
+    if int((excess > config.glare_lit).sum()) < config.glare_min_patches and not clipped.any():
+        return candidates[0]  # nothing lit, nothing clipped: no spot to look for (even a wide one shows its core)
     for start in (gain, lower_gain(background, reference, design, LOWER_QUANTILE)):
         current = start
         for _ in range(rounds):
@@ -245,7 +249,8 @@ def fit_frame_light(
                 break
             candidates.append(FrameLight(current, spot))
             unlit = np.median(corners - spot.at(corner_points)[..., None], axis=1)
-            current = light_gain(unlit, reference, design, config.light_tolerance)
+            # the spot is out of these ratios: a plain robust fit follows them best
+            current = light_gain(unlit, reference, design, config.light_tolerance, agree=False)
     # the turns can also run away (a spot too strong darkens the board, which lowers the gain, which grows the
     # spot): every pair met is a candidate, and the one that explains the patches best is kept
     misses = [_miss(light, corners, corner_reference, corner_points) for light in candidates]
@@ -264,9 +269,11 @@ def remove_board_light(disk: np.ndarray, gain: np.ndarray, glare: np.ndarray, em
     (N) subtracted in full, the gain (N×3) divided out.
 
     Where the camera clipped a channel that the cell's empty colour
-    (``empty_bgr``, N×3, calibration light) would clip too under this light,
-    the clipped value agrees with the empty board: it reads no darker than it.
+    (``empty_bgr``, N×3, calibration light) would clip too under this light
+    (with the glare up to ``GLARE_SLACK`` times as strong as fitted: a spot's
+    peak is often underestimated), the clipped value agrees with the empty
+    board: it reads no darker than it.
     """
     plain = (disk - glare[:, None]) / gain
-    clipped = (disk >= CLIP_LEVEL) & (gain * empty_bgr + glare[:, None] >= CLIP_LEVEL)
+    clipped = (disk >= CLIP_LEVEL) & (gain * empty_bgr + GLARE_SLACK * glare[:, None] >= CLIP_LEVEL)
     return np.where(clipped, np.maximum(plain, empty_bgr), plain)

@@ -30,7 +30,52 @@ CLIPPED = 0.97
 """A colour (0..1) with a channel at or above this is clipped by the camera."""
 
 
-def light_gain(background: np.ndarray, reference: np.ndarray, design: np.ndarray, tolerance: float) -> np.ndarray:
+def weighted_fit(design: np.ndarray, target: np.ndarray, weight: np.ndarray | None = None) -> np.ndarray | None:
+    """Weighted least-squares coefficients of ``target`` on the columns of ``design`` (rows weigh ``weight``),
+    by the normal equations: the problems here have a handful of columns, for which this is many times
+    faster than a general solver. None when they do not determine the coefficients."""
+    xt = design.T if weight is None else design.T * weight
+    try:
+        coef = np.linalg.solve(xt @ design, xt @ target)
+    except np.linalg.LinAlgError:
+        return None
+    return coef if np.all(np.isfinite(coef)) else None
+
+
+CONSENSUS_TRIALS = 64
+"""Planes tried, each through three cells, to find the light most of the board agrees with."""
+CONSENSUS_SHARE = 0.12
+"""A cell agrees with a light plane when its ratio lies within this share of the board's typical ratio."""
+
+
+def consensus(ratio: np.ndarray, design: np.ndarray, usable: np.ndarray, tolerance: float) -> np.ndarray | None:
+    """The cells (a boolean N array) that agree, in every channel, with the light plane most cells agree with.
+
+    Planes through ``CONSENSUS_TRIALS`` triples of ``usable`` cells (chosen
+    the same way every time, so a frame always reads the same) are scored
+    by how many cells lie within ``CONSENSUS_SHARE`` of them (at least
+    ``tolerance``). None with too few usable cells.
+    """
+    idx = np.flatnonzero(usable)
+    if len(idx) < 6:
+        return None
+    rng = np.random.default_rng(len(idx))
+    triples = idx[np.argsort(rng.random((CONSENSUS_TRIALS, len(idx))), axis=1)[:, :3]]
+    corners = design[triples]  # K×3 points×3 terms
+    solvable = np.abs(np.linalg.det(corners)) > 1e-6
+    if not solvable.any():
+        return None
+    planes = np.linalg.solve(corners[solvable], ratio[triples[solvable]])  # K×3 terms×3 channels
+    predicted = np.einsum("nt,ktc->knc", design, planes)
+    tol = np.maximum(CONSENSUS_SHARE * np.median(ratio[usable], axis=0), tolerance)
+    agree = (np.abs(predicted - ratio[None]) <= tol).all(axis=2) & usable
+    best = agree[int(np.argmax(agree.sum(axis=1)))]
+    return best if best.sum() >= 6 else None
+
+
+def light_gain(
+    background: np.ndarray, reference: np.ndarray, design: np.ndarray, tolerance: float, agree: bool = True
+) -> np.ndarray:
     """Per-cell, per-channel gain (N×3) of this frame's light relative to the calibration light.
 
     ``design`` is the N×3 matrix ``[1, x, y]`` of the cells' normalised
@@ -38,16 +83,25 @@ def light_gain(background: np.ndarray, reference: np.ndarray, design: np.ndarray
     residual (as a ratio) still counted as an inlier. Each ratio weighs as
     its reference's brightness squared: noise, and any light added over the
     board (glare), move the ratio of a dark patch far more than a light one's.
+    With ``agree`` the fit starts from the plane most cells agree with (see
+    :func:`consensus`), so that a hand over a large part of the board does
+    not tilt it.
     """
     ratio = np.clip(background / np.maximum(reference, 1e-3), MIN_RATIO, MAX_RATIO)
     # a clipped background only bounds its ratio from below: leave it out while enough others remain
     unclipped = background.max(axis=1) < CLIPPED
+    usable = unclipped if unclipped.sum() >= 6 else np.ones(len(ratio), dtype=bool)
+    agreed = consensus(ratio, design, usable, tolerance) if agree else None
     gains = np.empty_like(ratio)
     for c in range(ratio.shape[1]):
         y = ratio[:, c]
-        keep = unclipped.copy() if unclipped.sum() >= 6 else np.ones(len(y), dtype=bool)
-        usable = keep.copy()
+        keep = usable.copy()
         coef = np.array([float(np.median(y)), 0.0, 0.0])
+        weight = np.maximum(reference[:, c], 0.02) ** 2
+        start = None if agreed is None else weighted_fit(design[agreed], y[agreed], weight[agreed])
+        if agreed is not None and start is not None:
+            # start from the plane most of the board agrees with: a hand over a third of it does not tilt it
+            keep, coef = agreed, start
         for _ in range(ROUNDS):
             residual = y - design @ coef
             mad = float(np.median(np.abs(residual[keep]))) if keep.any() else 0.0
@@ -55,8 +109,11 @@ def light_gain(background: np.ndarray, reference: np.ndarray, design: np.ndarray
             if keep.sum() < 6:
                 coef = np.array([float(np.median(y)), 0.0, 0.0])
                 break
-            w = np.maximum(reference[keep, c], 0.02)[:, None]
-            coef, *_ = np.linalg.lstsq(design[keep] * w, y[keep] * w[:, 0], rcond=None)
+            fitted = weighted_fit(design[keep], y[keep], np.maximum(reference[keep, c], 0.02) ** 2)
+            if fitted is None:
+                coef = np.array([float(np.median(y)), 0.0, 0.0])
+                break
+            coef = fitted
         gains[:, c] = design @ coef
     return np.clip(gains, MIN_RATIO, MAX_RATIO).astype(np.float32)
 
@@ -83,8 +140,10 @@ def lower_gain(
             residual = y - x @ coef
             weight = np.where(residual > 0, quantile, 1.0 - quantile) / np.maximum(np.abs(residual), 0.01)
             weight *= np.maximum(reference[usable, c], 0.02) ** 2
-            w = np.sqrt(weight)[:, None]
-            coef, *_ = np.linalg.lstsq(x * w, y * w[:, 0], rcond=None)
+            fitted = weighted_fit(x, y, weight)
+            if fitted is None:
+                break
+            coef = fitted
         gains[:, c] = design @ coef
     return np.clip(gains, MIN_RATIO, MAX_RATIO).astype(np.float32)
 
@@ -136,10 +195,15 @@ def covered_cells(
     # the camera clips: a patch expected brighter than white shows white
     added = glare[:, None, None] if glare.ndim == 1 else glare[:, :, None]
     expected = np.minimum(gain[:, None, :] * reference + added, 1.0)
-    change = (corners - expected) / np.maximum(expected, config.covered_floor)
+    difference = corners - expected
+    change = difference / np.maximum(expected, config.covered_floor)
     # darker than expected: a hand's shadow; brighter: skin over a dark square (or a light misjudged where it clips)
-    change = np.maximum(-change, change * (config.covered_ratio / config.covered_brighter))
-    return change.max(axis=2).min(axis=1) > config.covered_ratio
+    change = np.maximum(-change, change * (config.covered_ratio / config.covered_brighter)).max(axis=2)
+    # another hue: skin as bright as a light square still shifts its channels against each other (a shadow or a
+    # change of light moves them alike)
+    shift = np.ptp(difference, axis=2) / np.maximum(expected.max(axis=2), config.covered_floor)
+    change = np.maximum(change, shift * (config.covered_ratio / config.covered_hue))
+    return change.min(axis=1) > config.covered_ratio
 
 
 def design_matrix(centres: np.ndarray) -> np.ndarray:

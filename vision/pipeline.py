@@ -20,12 +20,12 @@ from vision.classify import Classifier
 from vision.colour_model import ColourModel, light_correction
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError
-from vision.glare import fit_frame_light, remove_board_light
+from vision.glare import CLIP_LEVEL, fit_frame_light, remove_board_light
 from vision.light import covered_cells, design_matrix, neighbour_table, remove_light
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
 from vision.measure import CellMeasures, Rectifier, bgr_to_lab
 
-GLARE_ROUNDS = 4
+GLARE_ROUNDS = 3
 """Rounds of fitting the frame's gain without the glare spot, then the spot under that gain."""
 
 
@@ -141,7 +141,12 @@ class BoardReader:
             glare, corner_glare = spot.at(self.centres), spot.at(self.rectifier.corner_points)
         lab = bgr_to_lab(remove_board_light(measures.disk, gain, glare, self.classifier.empty_bgr))
         stone_lab = bgr_to_lab(remove_light(measures.disk, gain, glare * self.config.stone_glare))
-        classes = self.classifier.classify(lab, measures.texture, stone_lab)
+        texture = measures.texture
+        if texture is not None:
+            # a disk the camera clipped all over shows no texture at all: bare board under glare, or nothing to tell
+            blind = np.all(measures.disk >= CLIP_LEVEL, axis=1)
+            texture = np.where(blind.reshape(-1, 1), np.nan, texture)
+        classes = self.classifier.classify(lab, texture, stone_lab)
         symbols, confidence, counts = classes.symbols, classes.confidence, None
         if measures.pixels is not None:
             balls = count_balls(

@@ -214,3 +214,27 @@ def test_thin_lines_read_alike_wherever_they_fall_among_the_samples() -> None:
     # a warp alone keeps whichever camera pixels it happens to sample: a line it misses is gone
     assert sampled.min() < 5
     assert filtered.min() > 15, "every line shows after filtering"
+
+
+def test_a_hand_over_two_fifths_of_the_board_does_not_tilt_the_light() -> None:
+    geometry = parse_geometry("diamond:6")
+    centres = np.array(geometry.centres)
+    design = design_matrix(centres)
+    rng = np.random.default_rng(3)
+    reference = rng.uniform(0.3, 0.8, (len(centres), 1)) * np.array([0.9, 1.0, 1.1])
+    true_gain = np.outer(design @ np.array([0.9, 0.06, -0.04]), np.ones(3))
+    seen = true_gain * reference * (1 + rng.normal(0, 0.005, reference.shape))
+    hand = centres[:, 0] < np.quantile(centres[:, 0], 0.4)  # one side of the board, as an arm reaches in
+    seen[hand] = np.array([0.35, 0.45, 0.6])  # skin, whatever lies under it
+    gain = light_gain(seen, reference, design, 0.03)
+    assert np.abs(gain - true_gain).max() < 0.03
+
+
+def test_skin_as_bright_as_the_board_is_covered_and_a_light_shadow_is_not() -> None:
+    n, config = 3, VisionConfig()
+    ref = np.full((n, 4, 3), [0.42, 0.46, 0.47], np.float32)  # light maple
+    seen = ref.copy()
+    seen[0] = [0.36, 0.46, 0.58]  # skin: no brighter, no darker, another hue
+    seen[1] *= 0.85  # a stone's shadow: every channel alike, a little darker
+    covered = covered_cells(seen, ref, np.ones((n, 3), np.float32), np.zeros(n, np.float32), config)
+    assert covered.tolist() == [True, False, False]
