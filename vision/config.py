@@ -89,7 +89,10 @@ class VisionConfig:
         ``covered_floor``: the smallest expected brightness (0..1) that share
         is taken of, so that dark channels do not count noise as change.
         ``occluded_min_covered``: a frame with at least this many covered
-        cells is occluded.
+        cells is occluded, and so is one with a covered cell on the board's
+        edge: an arm reaches in from outside the board, while a stone and
+        its shadow, tilted towards the camera, can change all the corners of
+        one cell inside it.
 
     Localisation
         ``marker_check_ncc``: a tracked marker whose patch still correlates
@@ -139,7 +142,7 @@ class VisionConfig:
     covered_floor: float = 0.15
     covered_brighter: float = 0.35
     covered_hue: float = 0.25
-    occluded_min_covered: int = 1
+    occluded_min_covered: int = 2
     marker_check_ncc: float = 0.8
     marker_patch_px: int = 24
     min_markers: int = 2

@@ -14,7 +14,16 @@ near-white light over a patch of the board, strongest in its middle. Where
 a cell's own background is brighter in every channel than the fitted gain
 predicts, :func:`glare_offset` takes the smallest of those excesses (white
 light raises all three channels alike) as the light added over that cell,
-and :func:`remove_light` subtracts it before dividing by the gain.
+and :func:`remove_light` subtracts it before dividing by the gain. A spot
+too small or too strong for these per-cell estimates (it peaks between the
+patches, or the camera clips it) is fitted over the whole board by
+:mod:`vision.glare`.
+
+The gain's fit starts from the plane most cells agree with (see
+:func:`consensus`), so that an arm over a large part of a small board does
+not tilt it. A cell is covered (:func:`covered_cells`) when all its corner
+patches changed, and a frame is covered (:func:`hand_over_board`) when two
+cells are, or one on the board's edge, where an arm reaches in.
 """
 
 from __future__ import annotations
@@ -204,6 +213,13 @@ def covered_cells(
     shift = np.ptp(difference, axis=2) / np.maximum(expected.max(axis=2), config.covered_floor)
     change = np.maximum(change, shift * (config.covered_ratio / config.covered_hue))
     return change.min(axis=1) > config.covered_ratio
+
+
+def hand_over_board(covered: np.ndarray, edge_cells: np.ndarray, min_covered: int) -> bool:
+    """Whether the covered cells (a boolean N array) are a hand or an arm: at least ``min_covered`` of them,
+    or any on the board's edge (``edge_cells``), where an arm reaches in from outside. A stone and its
+    shadow, tilted towards the camera, can change every corner of one cell inside the board."""
+    return int(covered.sum()) >= min_covered or bool((covered & edge_cells).any())
 
 
 def design_matrix(centres: np.ndarray) -> np.ndarray:

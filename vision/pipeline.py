@@ -21,7 +21,7 @@ from vision.colour_model import ColourModel, light_correction
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError
 from vision.glare import CLIP_LEVEL, fit_frame_light, remove_board_light
-from vision.light import covered_cells, design_matrix, neighbour_table, remove_light
+from vision.light import covered_cells, design_matrix, hand_over_board, neighbour_table, remove_light
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
 from vision.measure import CellMeasures, Rectifier, bgr_to_lab
 
@@ -76,6 +76,9 @@ class BoardReader:
         self.centres = np.array(geometry.centres, dtype=np.float64)
         self.design = design_matrix(self.centres)
         self.neighbours = neighbour_table(geometry.neighbours_ix)
+        most = max((len(n) for n in geometry.neighbours_ix), default=0)
+        self.edge_cells = np.array([len(n) < most for n in geometry.neighbours_ix], dtype=bool)
+        """Cells on the board's edge (fewer neighbours than inner cells), where an arm reaches in."""
         self.ball_area = (
             np.array(colour_model.ball_area)
             if colour_model.ball_area is not None
@@ -182,7 +185,7 @@ class BoardReader:
         occluded = (
             (not location.confirmed)
             or int(classes.unexplained.sum()) >= self.config.occluded_min_cells
-            or int(covered.sum()) >= self.config.occluded_min_covered
+            or hand_over_board(covered, self.edge_cells, self.config.occluded_min_covered)
         )
         return FrameReading(
             symbols=symbols,

@@ -15,8 +15,8 @@ SQUARE = np.array([0.16, 0.16, 0.17], np.float32)  # a dark square of a pale set
 
 
 def lab(bgr: tuple[float, float, float]) -> tuple[float, float, float]:
-    l, a, b = (float(v) for v in bgr_to_lab(np.array([bgr], np.float32))[0])
-    return (l, a, b)
+    lightness, a, b = (float(v) for v in bgr_to_lab(np.array([bgr], np.float32))[0])
+    return (lightness, a, b)
 
 
 def test_a_black_ball_on_a_black_square_shows_and_noise_on_black_does_not() -> None:

@@ -13,7 +13,15 @@ from vision.classify import Classifier
 from vision.colour_model import ColourModel, StoneColour, TextureModel
 from vision.config import VisionConfig
 from vision.errors import ColourModelError
-from vision.light import covered_cells, design_matrix, glare_offset, light_gain, neighbour_table, remove_light
+from vision.light import (
+    covered_cells,
+    design_matrix,
+    glare_offset,
+    hand_over_board,
+    light_gain,
+    neighbour_table,
+    remove_light,
+)
 from vision.measure import Rectifier
 
 GEOMETRY = parse_geometry("diamond:4")
@@ -238,3 +246,19 @@ def test_skin_as_bright_as_the_board_is_covered_and_a_light_shadow_is_not() -> N
     seen[1] *= 0.85  # a stone's shadow: every channel alike, a little darker
     covered = covered_cells(seen, ref, np.ones((n, 3), np.float32), np.zeros(n, np.float32), config)
     assert covered.tolist() == [True, False, False]
+
+
+def test_one_covered_cell_is_a_hand_only_on_the_edge_where_an_arm_reaches_in() -> None:
+    geometry = parse_geometry("diamond:4")
+    most = max(len(n) for n in geometry.neighbours_ix)
+    edge = np.array([len(n) < most for n in geometry.neighbours_ix])
+    inner = int(np.flatnonzero(~edge)[0])
+    covered = np.zeros(len(edge), dtype=bool)
+    assert not hand_over_board(covered, edge, 2)
+    covered[inner] = True
+    assert not hand_over_board(covered, edge, 2), "a stone and its shadow inside the board"
+    covered[int(np.flatnonzero(edge)[0])] = True
+    assert hand_over_board(covered, edge, 2)
+    covered[:] = False
+    covered[int(np.flatnonzero(edge)[1])] = True
+    assert hand_over_board(covered, edge, 2), "a fingertip on an edge cell, the arm beyond the board"
