@@ -26,7 +26,8 @@ import numpy as np
 from vision.classify import Classifier
 from vision.colour_model import ColourModel
 from vision.config import VisionConfig
-from vision.glare import CLIP_LEVEL
+from vision.glare import remove_board_light
+from vision.light import CLIPPED
 from vision.measure import bgr_to_lab
 
 MAX_BALLS = 3
@@ -103,7 +104,7 @@ def ball_pixels(
     added = np.zeros((n, p), np.float32) if spot is None else spot.astype(np.float32)
     if empty is not None:
         # a clipped channel shows less than the light added there: only the others measure it
-        excess = np.where(pixels >= CLIP_LEVEL, np.inf, pixels - gain[:, None, :] * empty.bgr).min(axis=2) - added
+        excess = np.where(pixels >= CLIPPED, np.inf, pixels - gain[:, None, :] * empty.bgr).min(axis=2) - added
         measured = np.isfinite(excess)
         excess = np.where(measured, excess, np.nan)
         enough = measured.sum(axis=1) >= MIN_MEASURED * p
@@ -114,16 +115,13 @@ def ball_pixels(
             glare = np.maximum(glare, 0.0)
     # beyond a spot the cell's own pixels correct it either way (a spot's shape is only near the lamp's)
     added = np.maximum(added + glare[:, None].astype(np.float32), 0.0)
-    board = (pixels - added[..., None]) / gain[:, None, :]
     empty_bgr = classifier.empty_bgr[:, None, :] if empty is None else empty.bgr
-    clipped = (pixels >= CLIP_LEVEL) & (gain[:, None, :] * empty_bgr + added[..., None] >= CLIP_LEVEL)
-    board = np.where(clipped, np.maximum(board, empty_bgr), board)
+    board = remove_board_light(pixels, gain[:, None, :], added, empty_bgr, slack=1.0)
     lab = bgr_to_lab(board.reshape(-1, 3)).reshape(n, p, 3)
     diff = lab - (classifier.empty[:, None, :] if empty is None else empty.lab)
     is_ball = np.einsum("npc,npc->np", diff, diff) > config.ball_pixel_change**2
     # near black, Lab squeezes a black ball against a dark square: in every channel it is a third darker, though
-    expected = classifier.empty_bgr[:, None, :] if empty is None else empty.bgr
-    darker = ((expected - board) / np.maximum(expected, DARK_FLOOR)).min(axis=2)
+    darker = ((empty_bgr - board) / np.maximum(empty_bgr, DARK_FLOOR)).min(axis=2)
     is_ball |= darker > config.ball_dark_ratio
     if np.any(added > 0):
         plain = (pixels - config.stone_glare * added[..., None]) / gain[:, None, :]

@@ -31,16 +31,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.light import CLIPPED, light_gain, lower_gain, weighted_fit
+from vision.light import CLIPPED, expected_patches, light_gain, lower_gain, weighted_fit
 
 ROUNDS = 4
 """Refits of the spot, each with the patches' weights updated."""
 
 SPOT_WIDTH = 1.0
 """Spread (board units) of the round spot fitted when too little of a spot shows to measure its width."""
-
-CLIP_LEVEL = CLIPPED
-"""A colour channel (0..1) at or above this is taken as clipped by the camera."""
 
 GLARE_SLACK = 1.5
 """How much stronger than fitted a glare spot may be where the camera clips (see :func:`remove_board_light`)."""
@@ -92,7 +89,7 @@ def patch_excess(corners: np.ndarray, reference: np.ndarray, gain: np.ndarray) -
     channel's excess is the added light; a clipped patch shows at least that.
     """
     excess = (corners - gain[:, None, :] * reference).min(axis=2)
-    clipped = corners.max(axis=2) >= CLIP_LEVEL
+    clipped = corners.max(axis=2) >= CLIPPED
     return excess, clipped
 
 
@@ -243,8 +240,11 @@ def fit_frame_light(
         return candidates[0]  # nothing lit, nothing clipped: no spot to look for (even a wide one shows its core)
     for start in (gain, lower_gain(background, reference, design, LOWER_QUANTILE)):
         current = start
-        for _ in range(rounds):
-            spot = fit_glare_spot(corner_points, *patch_excess(corners, corner_reference, current), config)
+        for turn in range(rounds):
+            seen = (
+                (excess, clipped) if turn == 0 and current is gain else patch_excess(corners, corner_reference, current)
+            )
+            spot = fit_glare_spot(corner_points, *seen, config)
             if spot is None:
                 break
             candidates.append(FrameLight(current, spot))
@@ -260,20 +260,22 @@ def fit_frame_light(
 
 def _miss(light: FrameLight, corners: np.ndarray, corner_reference: np.ndarray, corner_points: np.ndarray) -> float:
     added = 0.0 if light.spot is None else light.spot.at(corner_points)[..., None]
-    expected = np.minimum(light.gain[:, None, :] * corner_reference + added, 1.0)
-    return float(np.median(np.abs(corners - expected)))
+    return float(np.median(np.abs(corners - expected_patches(corner_reference, light.gain, added))))
 
 
-def remove_board_light(disk: np.ndarray, gain: np.ndarray, glare: np.ndarray, empty_bgr: np.ndarray) -> np.ndarray:
-    """Disk colours (N×3, 0..1) brought back to the calibration light as bare board would be: the glare
-    (N) subtracted in full, the gain (N×3) divided out.
+def remove_board_light(
+    seen: np.ndarray, gain: np.ndarray, glare: np.ndarray, empty_bgr: np.ndarray, slack: float = GLARE_SLACK
+) -> np.ndarray:
+    """Colours (...×3, 0..1: cells' disks, or every pixel of them) brought back to the calibration light as
+    bare board would be: the glare (the same shape without the channels) subtracted in full, the gain
+    (broadcast to ...×3) divided out.
 
-    Where the camera clipped a channel that the cell's empty colour
-    (``empty_bgr``, N×3, calibration light) would clip too under this light
-    (with the glare up to ``GLARE_SLACK`` times as strong as fitted: a spot's
-    peak is often underestimated), the clipped value agrees with the empty
-    board: it reads no darker than it.
+    Where the camera clipped a channel that the empty board (``empty_bgr``,
+    calibration light, broadcast like ``gain``) would clip too under this
+    light (with the glare up to ``slack`` times as strong as given; for a
+    fitted spot, whose peak is often underestimated, ``GLARE_SLACK``), the
+    clipped value agrees with the empty board: it reads no darker than it.
     """
-    plain = (disk - glare[:, None]) / gain
-    clipped = (disk >= CLIP_LEVEL) & (gain * empty_bgr + GLARE_SLACK * glare[:, None] >= CLIP_LEVEL)
+    plain = (seen - glare[..., None]) / gain
+    clipped = (seen >= CLIPPED) & (gain * empty_bgr + slack * glare[..., None] >= CLIPPED)
     return np.where(clipped, np.maximum(plain, empty_bgr), plain)

@@ -96,10 +96,7 @@ def light_gain(
     :func:`consensus`), so that a hand over a large part of the board does
     not tilt it.
     """
-    ratio = np.clip(background / np.maximum(reference, 1e-3), MIN_RATIO, MAX_RATIO)
-    # a clipped background only bounds its ratio from below: leave it out while enough others remain
-    unclipped = background.max(axis=1) < CLIPPED
-    usable = unclipped if unclipped.sum() >= 6 else np.ones(len(ratio), dtype=bool)
+    ratio, usable = _ratios(background, reference)
     agreed = consensus(ratio, design, usable, tolerance) if agree else None
     gains = np.empty_like(ratio)
     for c in range(ratio.shape[1]):
@@ -118,13 +115,22 @@ def light_gain(
             if keep.sum() < 6:
                 coef = np.array([float(np.median(y)), 0.0, 0.0])
                 break
-            fitted = weighted_fit(design[keep], y[keep], np.maximum(reference[keep, c], 0.02) ** 2)
+            fitted = weighted_fit(design[keep], y[keep], weight[keep])
             if fitted is None:
                 coef = np.array([float(np.median(y)), 0.0, 0.0])
                 break
             coef = fitted
         gains[:, c] = design @ coef
     return np.clip(gains, MIN_RATIO, MAX_RATIO).astype(np.float32)
+
+
+def _ratios(background: np.ndarray, reference: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's light ratio (N×3) and which cells to fit it on: a clipped background only bounds its
+    ratio from below, so it is left out while enough others remain."""
+    ratio = np.clip(background / np.maximum(reference, 1e-3), MIN_RATIO, MAX_RATIO)
+    unclipped = background.max(axis=1) < CLIPPED
+    usable = unclipped if unclipped.sum() >= 6 else np.ones(len(ratio), dtype=bool)
+    return ratio, usable
 
 
 def lower_gain(
@@ -136,10 +142,7 @@ def lower_gain(
     gain lies low among the ratios, not at their median. Clipped backgrounds
     (a ratio that only bounds the light from below) are left out.
     """
-    ratio = np.clip(background / np.maximum(reference, 1e-3), MIN_RATIO, MAX_RATIO)
-    usable = background.max(axis=1) < CLIPPED
-    if usable.sum() < 6:
-        usable = np.ones(len(ratio), dtype=bool)
+    ratio, usable = _ratios(background, reference)
     x = design[usable]
     gains = np.empty_like(ratio)
     for c in range(ratio.shape[1]):
@@ -201,9 +204,8 @@ def covered_cells(
     """
     if reference.ndim == 2:
         reference = reference[:, None, :]
-    # the camera clips: a patch expected brighter than white shows white
     added = glare[:, None, None] if glare.ndim == 1 else glare[:, :, None]
-    expected = np.minimum(gain[:, None, :] * reference + added, 1.0)
+    expected = expected_patches(reference, gain, added)
     difference = corners - expected
     change = difference / np.maximum(expected, config.covered_floor)
     # darker than expected: a hand's shadow; brighter: skin over a dark square (or a light misjudged where it clips)
@@ -213,6 +215,19 @@ def covered_cells(
     shift = np.ptp(difference, axis=2) / np.maximum(expected.max(axis=2), config.covered_floor)
     change = np.maximum(change, shift * (config.covered_ratio / config.covered_hue))
     return change.min(axis=1) > config.covered_ratio
+
+
+def expected_patches(reference: np.ndarray, gain: np.ndarray, added: np.ndarray | float) -> np.ndarray:
+    """What the light-reference patches (``reference``, N×C×3 on the calibration image) should show under
+    this frame's gain (N×3) with white light ``added`` (broadcast to N×C×1): the camera clips, so a patch
+    expected brighter than white shows white."""
+    return np.minimum(gain[:, None, :] * reference + added, 1.0)
+
+
+def edge_cells(neighbours: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    """The cells on the board's edge (a boolean N array): those with fewer neighbours than inner cells."""
+    most = max((len(n) for n in neighbours), default=0)
+    return np.array([len(n) < most for n in neighbours], dtype=bool)
 
 
 def hand_over_board(covered: np.ndarray, edge_cells: np.ndarray, min_covered: int) -> bool:

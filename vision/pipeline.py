@@ -20,8 +20,16 @@ from vision.classify import Classifier
 from vision.colour_model import ColourModel, light_correction
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError
-from vision.glare import CLIP_LEVEL, fit_frame_light, remove_board_light
-from vision.light import covered_cells, design_matrix, hand_over_board, neighbour_table, remove_light
+from vision.glare import fit_frame_light, remove_board_light
+from vision.light import (
+    CLIPPED,
+    covered_cells,
+    design_matrix,
+    edge_cells,
+    hand_over_board,
+    neighbour_table,
+    remove_light,
+)
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
 from vision.measure import CellMeasures, Rectifier, bgr_to_lab
 
@@ -76,8 +84,7 @@ class BoardReader:
         self.centres = np.array(geometry.centres, dtype=np.float64)
         self.design = design_matrix(self.centres)
         self.neighbours = neighbour_table(geometry.neighbours_ix)
-        most = max((len(n) for n in geometry.neighbours_ix), default=0)
-        self.edge_cells = np.array([len(n) < most for n in geometry.neighbours_ix], dtype=bool)
+        self.edge_cells = edge_cells(geometry.neighbours_ix)
         """Cells on the board's edge (fewer neighbours than inner cells), where an arm reaches in."""
         self.ball_area = (
             np.array(colour_model.ball_area)
@@ -147,7 +154,7 @@ class BoardReader:
         texture = measures.texture
         if texture is not None:
             # a disk the camera clipped all over shows no texture at all: bare board under glare, or nothing to tell
-            blind = np.all(measures.disk >= CLIP_LEVEL, axis=1)
+            blind = np.all(measures.disk >= CLIPPED, axis=1)
             texture = np.where(blind.reshape(-1, 1), np.nan, texture)
         classes = self.classifier.classify(lab, texture, stone_lab)
         symbols, confidence, counts = classes.symbols, classes.confidence, None

@@ -16,6 +16,7 @@ from vision.errors import ColourModelError
 from vision.light import (
     covered_cells,
     design_matrix,
+    edge_cells,
     glare_offset,
     hand_over_board,
     light_gain,
@@ -249,9 +250,7 @@ def test_skin_as_bright_as_the_board_is_covered_and_a_light_shadow_is_not() -> N
 
 
 def test_one_covered_cell_is_a_hand_only_on_the_edge_where_an_arm_reaches_in() -> None:
-    geometry = parse_geometry("diamond:4")
-    most = max(len(n) for n in geometry.neighbours_ix)
-    edge = np.array([len(n) < most for n in geometry.neighbours_ix])
+    edge = edge_cells(parse_geometry("diamond:4").neighbours_ix)
     inner = int(np.flatnonzero(~edge)[0])
     covered = np.zeros(len(edge), dtype=bool)
     assert not hand_over_board(covered, edge, 2)
