@@ -33,8 +33,10 @@ from vision.measure import bgr_to_lab
 MAX_BALLS = 3
 DARK_FLOOR = 0.1
 """Smallest empty brightness (0..1) a pixel's darkening is taken relative to, so noise on black reads as none."""
-MIN_MEASURED = 0.2
-"""Least share of a cell's pixels, unclipped in some channel, from which its glare is measured."""
+MIN_MEASURED = 0.5
+"""Least share of a cell's pixels, unclipped in some channel, from which its glare is measured: the median
+of those is bare board only while bare board is most of them. Where the glare clips the board, the ball and
+its shadow (up to two fifths of the cell with three balls) are what stays unclipped."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,7 +95,8 @@ def ball_pixels(
     from it by few Lab units, which squeezes dark colours together.
 
     A ball hides the board's reflection: a pixel is compared with the empty
-    board with the glare added, and its colour is judged with only
+    board with the glare added (each pixel within ``config.ball_glare_band``
+    of it, see :func:`_pixel_glare`), and its colour is judged with only
     ``config.stone_glare`` of the glare removed. A pixel the camera clipped
     where the empty board would clip too is bare board.
     """
@@ -116,7 +119,9 @@ def ball_pixels(
     # beyond a spot the cell's own pixels correct it either way (a spot's shape is only near the lamp's)
     added = np.maximum(added + glare[:, None].astype(np.float32), 0.0)
     empty_bgr = classifier.empty_bgr[:, None, :] if empty is None else empty.bgr
-    board = remove_board_light(pixels, gain[:, None, :], added, empty_bgr, slack=1.0)
+    board = remove_board_light(
+        pixels, gain[:, None, :], _pixel_glare(pixels, gain, added, empty_bgr, config), empty_bgr
+    )
     lab = bgr_to_lab(board.reshape(-1, 3)).reshape(n, p, 3)
     diff = lab - (classifier.empty[:, None, :] if empty is None else empty.lab)
     is_ball = np.einsum("npc,npc->np", diff, diff) > config.ball_pixel_change**2
@@ -140,6 +145,27 @@ def ball_pixels(
     columns = [(coloured & (best == j)).sum(axis=1) for j in range(k)]
     columns.append((is_ball & ~coloured).sum(axis=1))
     return np.stack(columns, axis=1).astype(np.float64)
+
+
+def _pixel_glare(
+    pixels: np.ndarray, gain: np.ndarray, added: np.ndarray, empty_bgr: np.ndarray, config: VisionConfig
+) -> np.ndarray:
+    """The glare each pixel (N×P) shows as bare board: the white light its unclipped channels show beyond the
+    empty board, on average, kept within ``config.ball_glare_band`` of ``added`` (the cell's glare, N×P).
+
+    A glare spot is smooth but never exactly the fitted shape, and under a
+    strong one a few hundredths of error read as a colour change of many Lab
+    units. Bare board under white light shows the same excess in every
+    channel, and the band lets it show its own. A ball hides the glare: it
+    shows less in every channel (a white or black ball, beyond the band) or
+    uneven excesses (a red one), which no white light explains either way.
+    A pixel clipped in every channel gets the band's top.
+    """
+    unclipped = pixels < CLIPPED
+    excess = np.where(unclipped, pixels - gain[:, None, :] * empty_bgr, 0.0).sum(axis=2)
+    shown = np.where(unclipped.any(axis=2), excess / np.maximum(unclipped.sum(axis=2), 1), np.inf)
+    band = config.ball_glare_band
+    return np.clip(shown, added * (1.0 - band), added * (1.0 + band)).astype(np.float32)
 
 
 def count_balls(per_colour: np.ndarray, ball_area: np.ndarray, classifier: Classifier) -> BallCounts:

@@ -75,6 +75,9 @@ class VisionConfig:
         colour only within this many spreads of it (shadows vote for none).
         ``ball_glare_percentile``: the glare over a Kaskade cell is this
         percentile of the white light its pixels show beyond the empty board.
+        ``ball_glare_band``: each pixel of a Kaskade cell may show its own
+        glare within this share of its cell's, either way (see
+        :mod:`vision.balls`).
         ``outlier_distance``: a cell whose normalised distance to every class
         exceeds this is unexplained (a hand, an arm, a strong shadow).
         ``occluded_min_cells``: a frame with at least this many unexplained
@@ -133,9 +136,10 @@ class VisionConfig:
     texture_max_penalty: float = 16.0
     pixel_sigma_floor: float = 8.0
     ball_pixel_change: float = 12.0
-    ball_dark_ratio: float = 0.35
+    ball_dark_ratio: float = 0.25
     ball_colour_distance: float = 2.5
     ball_glare_percentile: float = 50.0
+    ball_glare_band: float = 0.4
     outlier_distance: float = 6.0
     occluded_min_cells: int = 1
     covered_ratio: float = 0.25
