@@ -96,6 +96,9 @@ class VisionConfig:
         edge: an arm reaches in from outside the board, while a stone and
         its shadow, tilted towards the camera, can change all the corners of
         one cell inside it.
+        ``edge_cell_match``: a covered edge cell alone is no arm when its own
+        disk reads within this many spreads of a calibrated class (a stone
+        there, at a slant, spills over all its corners).
 
     Localisation
         ``marker_check_ncc``: a tracked marker whose patch still correlates
@@ -147,6 +150,7 @@ class VisionConfig:
     covered_brighter: float = 0.35
     covered_hue: float = 0.25
     occluded_min_covered: int = 2
+    edge_cell_match: float = 1.5
     marker_check_ncc: float = 0.8
     marker_patch_px: int = 24
     min_markers: int = 2

@@ -192,7 +192,7 @@ class BoardReader:
         occluded = (
             (not location.confirmed)
             or int(classes.unexplained.sum()) >= self.config.occluded_min_cells
-            or hand_over_board(covered, self.edge_cells, self.config.occluded_min_covered)
+            or hand_over_board(covered, self._open_edge(classes.distance), self.config.occluded_min_covered)
         )
         return FrameReading(
             symbols=symbols,
@@ -203,6 +203,12 @@ class BoardReader:
             change=change,
             stage_ms={"locate": (t1 - t0) * 1000.0, "measure": (t2 - t1) * 1000.0, "classify": (t3 - t2) * 1000.0},
         )
+
+    def _open_edge(self, distance: np.ndarray) -> np.ndarray:
+        """The edge cells where one covered cell alone means an arm reaching in: those whose disk is not
+        read closely (``config.edge_cell_match``) as one of the calibrated classes. A stone on an edge cell,
+        seen at a slant, spills over every corner of it; skin over it matches no stone that closely."""
+        return self.edge_cells & (distance > self.config.edge_cell_match)
 
     def _spots_possible(self, measures: CellMeasures) -> bool:
         """Whether this reader fits glare spots (see :mod:`vision.glare`): it needs each patch's own reference."""

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from tests.vision.synthetic import calibrated_table
-from vision.synth import HANDS, TYPICAL
+from vision.synth import HANDS, TYPICAL, Renderer, make_scene, preset, scene_reader
 
 
 @pytest.mark.parametrize("spec", ["diamond:4", "hex-diamond:4", "trapezoid:4,4", "hexagon:3,3"])
@@ -80,3 +80,17 @@ def test_stage_times_are_reported() -> None:
     reading = table.reader().read(table.renderer.render(table.position(1), seed=1).image)
     assert set(reading.stage_ms) == {"locate", "measure", "classify"}
     assert all(ms >= 0.0 for ms in reading.stage_ms.values())
+
+
+def test_a_stone_on_an_edge_cell_seen_at_a_slant_is_no_hand() -> None:
+    """A red stone on an edge cell of a board seen at a slant (the bench's scene 30, hard light) spills over
+    every corner of its cell. The cell reads as that stone, closely, so the frame is not occluded; skin over
+    an edge cell matches no stone that closely (see the hand test above)."""
+    renderer = Renderer(make_scene("diamond:6", 30, preset("hard"), (1280, 720)))
+    reader = scene_reader(renderer)
+    position = tuple("x.o.xx=o==x.=..==.=..oo==x.xoxx.oo.=")
+    reading = reader.read(renderer.render(position, seed=2).image)
+    edge_stone = 9
+    assert reader.last_covered[edge_stone] and reader.edge_cells[edge_stone], "the stone no longer covers its corners"
+    assert not reading.occluded
+    assert reading.symbols == position
