@@ -56,6 +56,8 @@ class Classifier:
         self.sigmas = np.maximum(
             np.array([c.sigma for c in model.classes.values()], dtype=np.float32).reshape(-1, 3), floor
         )
+        self.stones_bgr = lab_to_bgr(self.means) if len(self.means) else np.zeros((0, 3), np.float32)
+        """Each stone colour in BGR (0..1), calibration light."""
         self.texture_mean: np.ndarray | None = None
         texture = model.texture
         if texture is not None and all(s in texture.stones for s in model.classes):

@@ -45,6 +45,12 @@ GLARE_SLACK = 1.5
 SPOT_MARGIN = 0.95
 """A light with a glare spot is kept only if it misses the patches by at most this share of the light without."""
 
+CLIP_AGREEMENT = 0.02
+"""How far (0..1) a disk's unclipped channels may show less white light than its clipped ones need."""
+
+STONE_SPREAD = 0.15
+"""How much brighter (0..1) than its calibrated colour a stone's disk may show: one a little brighter may clip."""
+
 MAX_GLARE = 2.0
 """The most white light (in units of full scale) a fitted spot is allowed to predict anywhere."""
 
@@ -279,3 +285,30 @@ def remove_board_light(
     plain = (seen - glare[..., None]) / gain
     clipped = (seen >= CLIPPED) & (gain * empty_bgr + slack * glare[..., None] >= CLIPPED)
     return np.where(clipped, np.maximum(plain, empty_bgr), plain)
+
+
+def clipped_glare(
+    disk: np.ndarray, gain: np.ndarray, glare: np.ndarray, empty_bgr: np.ndarray, stones_bgr: np.ndarray, veil: float
+) -> np.ndarray:
+    """The white light over each cell (N) that its disk (N×3, 0..1) shows where the camera clipped it, read as
+    bare board (``empty_bgr`` under ``gain``); ``glare`` where the disk is not clipped, or does not read so.
+
+    A clipped channel needs at least the light that lifts the empty board to
+    full scale; the unclipped ones show theirs. White light lifts every
+    channel alike, so the disk is bare board under that light when its
+    unclipped channels show (within ``CLIP_AGREEMENT``) at least what the
+    clipped ones need. A stone hides the board's reflection (``veil`` of
+    ``glare`` reaches it), so it clips only in light bright enough for its
+    own colour (``stones_bgr``, K×3) to clip: where some stone would clip the
+    same channels (within ``STONE_SPREAD``), the clipped disk says nothing
+    and ``glare`` stands. Never less than ``glare``.
+    """
+    clipped = disk >= CLIPPED
+    lit = gain * empty_bgr
+    shown = np.where(clipped, np.inf, disk - lit).min(axis=1)
+    needed = np.where(clipped, CLIPPED - lit, -np.inf).max(axis=1)
+    shown = np.where(np.isfinite(shown), shown, needed)  # clipped in every channel: it shows what it needs
+    stone = gain[:, None, :] * stones_bgr[None, :, :] + veil * glare[:, None, None]
+    stone_clips = np.all((stone >= CLIPPED - STONE_SPREAD) | ~clipped[:, None, :], axis=2).any(axis=1)
+    reads_bare = clipped.any(axis=1) & (shown >= needed - CLIP_AGREEMENT) & ~stone_clips
+    return np.where(reads_bare, np.maximum(np.maximum(shown, needed), glare), glare).astype(np.float32)

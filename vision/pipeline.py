@@ -20,7 +20,7 @@ from vision.classify import Classifier
 from vision.colour_model import ColourModel, light_correction
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError
-from vision.glare import fit_frame_light, remove_board_light
+from vision.glare import clipped_glare, fit_frame_light, remove_board_light
 from vision.light import (
     CLIPPED,
     covered_cells,
@@ -149,7 +149,8 @@ class BoardReader:
             gain, spot = light.gain, light.spot
         if spot is not None:
             glare, corner_glare = spot.at(self.centres), spot.at(self.rectifier.corner_points)
-        lab = bgr_to_lab(remove_board_light(measures.disk, gain, glare, self.classifier.empty_bgr))
+        seen_lab = bgr_to_lab(remove_board_light(measures.disk, gain, glare, self.classifier.empty_bgr))
+        lab = self._board_lab(seen_lab, measures.disk, gain, glare)
         stone_lab = bgr_to_lab(remove_light(measures.disk, gain, glare * self.config.stone_glare))
         texture = measures.texture
         if texture is not None:
@@ -179,8 +180,9 @@ class BoardReader:
             )
             confidence = balls.confidence
         t3 = time.perf_counter()
-        change = 0.0 if self._previous_lab is None else _change(lab, self._previous_lab)
-        self._previous_lab = lab
+        # the change of what the camera sees, whichever glare each cell was read under
+        change = 0.0 if self._previous_lab is None else _change(seen_lab, self._previous_lab)
+        self._previous_lab = seen_lab
         corners = measures.corners if measures.corners is not None else measures.background[:, None, :]
         if self.corner_reference is not None and self.corner_reference.shape[:2] == corners.shape[:2]:
             covered = covered_cells(corners, self.corner_reference, gain, corner_glare, self.config)
@@ -203,6 +205,20 @@ class BoardReader:
             change=change,
             stage_ms={"locate": (t1 - t0) * 1000.0, "measure": (t2 - t1) * 1000.0, "classify": (t3 - t2) * 1000.0},
         )
+
+    def _board_lab(self, lab: np.ndarray, disk: np.ndarray, gain: np.ndarray, glare: np.ndarray) -> np.ndarray:
+        """The cells' disks in Lab as bare board would read (see :func:`~vision.glare.remove_board_light`),
+        each under the fitted glare or the glare its own clipped disk shows (:func:`~vision.glare.clipped_glare`),
+        whichever reads closer to its empty colour: a narrow spot's peak lies between the patches it is fitted
+        from, so the fit misses it."""
+        empty_bgr = self.classifier.empty_bgr
+        more = clipped_glare(disk, gain, glare, empty_bgr, self.classifier.stones_bgr, self.config.stone_glare)
+        if not np.any(more > glare):
+            return lab
+        alt = bgr_to_lab(remove_board_light(disk, gain, more, empty_bgr))
+        empty, sigma = self.classifier.empty, self.classifier.empty_sigma
+        closer = (((alt - empty) / sigma) ** 2).sum(axis=1) < (((lab - empty) / sigma) ** 2).sum(axis=1)
+        return np.where(closer[:, None], alt, lab)
 
     def _open_edge(self, distance: np.ndarray) -> np.ndarray:
         """The edge cells where one covered cell alone means an arm reaching in: those whose disk is not

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from referee.geometry import parse_geometry
 from vision.config import VisionConfig
-from vision.glare import fit_frame_light, fit_glare_spot, patch_excess, remove_board_light
+from vision.glare import clipped_glare, fit_frame_light, fit_glare_spot, patch_excess, remove_board_light
 from vision.light import design_matrix, light_gain
 from vision.measure import Rectifier
 from vision.synth import CLEAN, Renderer, make_scene
@@ -122,3 +122,28 @@ def test_a_stone_hides_the_boards_reflection_and_the_bare_board_shows_it():
     board_gain = (lit - dark)[y - 2 : y + 3, int(x + beside) - 2 : int(x + beside) + 3].mean()
     assert top < 0.15 * 0.6 * 255
     assert board_gain > 3 * top
+
+
+def test_a_disk_a_narrow_spot_clips_shows_the_glare_over_it_and_a_stone_does_not():
+    """A narrow spot's peak lies between the patches it is fitted from: the fit says 0.3 where 0.6 lies."""
+    cream = np.array([0.32, 0.45, 0.62], np.float32)  # a light hex of a maple board
+    white = np.array([0.8, 0.82, 0.84], np.float32)
+    stones = np.stack([white, [0.08, 0.08, 0.09], [0.12, 0.1, 0.62]]).astype(np.float32)
+    empty = np.stack([cream] * 5)
+    gain = np.full((5, 3), 0.9, np.float32)
+    gain[4] = 1.1  # a bright lamp: a white stone a little brighter than calibrated clips by itself
+    fitted = np.full(5, 0.3, np.float32)
+    disk = np.stack(
+        [
+            np.minimum(gain[0] * cream + 0.6, 1.0),  # bare board, clipped in every channel
+            np.minimum(gain[1] * cream + 0.45, 1.0),  # bare board, the red channel clipped
+            white * gain[2] + 0.03,  # a white stone: it hides the reflection
+            np.minimum(stones[2] * gain[3] + 0.35, 1.0),  # a red stone lit hard: red clips
+            np.minimum(white * gain[4] + 0.03 + 0.08, 1.0),  # a white stone the camera clips
+        ]
+    ).astype(np.float32)
+    glare = clipped_glare(disk, gain, fitted, empty, stones, 0.1)
+    plain = remove_board_light(disk, gain, glare, empty)
+    assert np.allclose(plain[:2], empty[:2], atol=0.02), "bare board under the glare it shows"
+    assert glare[1] == pytest.approx(0.45, abs=0.01)
+    assert np.array_equal(glare[2:], fitted[2:]), "a stone is no bare board under more glare"

@@ -94,3 +94,14 @@ def test_a_stone_on_an_edge_cell_seen_at_a_slant_is_no_hand() -> None:
     assert reader.last_covered[edge_stone] and reader.edge_cells[edge_stone], "the stone no longer covers its corners"
     assert not reading.occluded
     assert reading.symbols == position
+
+
+def test_bare_board_under_a_narrow_glare_spot_reads_empty() -> None:
+    """A lamp's small reflection on a corner hex (the bench's scene 44) clips the cell under it; the spot fitted
+    from the patches around misses its peak, yet the cell is bare board, not a white stone."""
+    renderer = Renderer(make_scene("trapezoid:6,6", 44, preset("glare"), (1280, 720)))
+    reader = scene_reader(renderer)
+    position = tuple("=....=......=..o.=oo..........xxx..o.o=.......=.o==")
+    reading = reader.read(renderer.render(position, seed=9).image)
+    assert not reading.occluded
+    assert reading.symbols == position
