@@ -27,7 +27,7 @@ from vision.classify import Classifier
 from vision.colour_model import ColourModel
 from vision.config import VisionConfig
 from vision.glare import remove_board_light
-from vision.light import CLIPPED
+from vision.light import CLIPPED, unclipped_excess
 from vision.measure import bgr_to_lab
 
 MAX_BALLS = 3
@@ -106,8 +106,7 @@ def ball_pixels(
     gain = gain.astype(np.float32)
     added = np.zeros((n, p), np.float32) if spot is None else spot.astype(np.float32)
     if empty is not None:
-        # a clipped channel shows less than the light added there: only the others measure it
-        excess = np.where(pixels >= CLIPPED, np.inf, pixels - gain[:, None, :] * empty.bgr).min(axis=2) - added
+        excess = unclipped_excess(pixels, gain[:, None, :] * empty.bgr) - added
         measured = np.isfinite(excess)
         excess = np.where(measured, excess, np.nan)
         enough = measured.sum(axis=1) >= MIN_MEASURED * p
@@ -125,7 +124,7 @@ def ball_pixels(
     lab = bgr_to_lab(board.reshape(-1, 3)).reshape(n, p, 3)
     diff = lab - (classifier.empty[:, None, :] if empty is None else empty.lab)
     is_ball = np.einsum("npc,npc->np", diff, diff) > config.ball_pixel_change**2
-    # near black, Lab squeezes a black ball against a dark square: in every channel it is a third darker, though
+    # near black, Lab squeezes a black ball against a dark square: in every channel it is clearly darker, though
     darker = ((empty_bgr - board) / np.maximum(empty_bgr, DARK_FLOOR)).min(axis=2)
     is_ball |= darker > config.ball_dark_ratio
     if np.any(added > 0):

@@ -85,9 +85,13 @@ class Classifier:
         board); ``lab`` otherwise.
         """
         stone_lab = lab if stone_lab is None else stone_lab
-        d_empty = (((lab - self.empty) / self.empty_sigma) ** 2).sum(axis=1)
+        d_empty = self.empty_distances(lab)
         d_stones = (((stone_lab[:, None, :] - self.means[None, :, :]) / self.sigmas[None, :, :]) ** 2).sum(axis=2)
         return np.column_stack([d_empty, d_stones])
+
+    def empty_distances(self, lab: np.ndarray) -> np.ndarray:
+        """Squared normalised distance of each cell's Lab measure (N×3) to its own empty colour."""
+        return (((lab - self.empty) / self.empty_sigma) ** 2).sum(axis=1)
 
     def texture_distances(self, texture: np.ndarray | None) -> np.ndarray:
         """Squared normalised distance of each cell's texture (N×T) to each class, each measure capped

@@ -217,6 +217,13 @@ def covered_cells(
     return change.min(axis=1) > config.covered_ratio
 
 
+def unclipped_excess(seen: np.ndarray, lit: np.ndarray) -> np.ndarray:
+    """The white light colours (...×3, 0..1) show beyond ``lit`` (the same shape), from their unclipped
+    channels only: white light raises every channel alike, so the smallest excess is the light added, and a
+    clipped channel shows less than that. Infinite where every channel is clipped (...)."""
+    return np.where(seen >= CLIPPED, np.inf, seen - lit).min(axis=-1)
+
+
 def expected_patches(reference: np.ndarray, gain: np.ndarray, added: np.ndarray | float) -> np.ndarray:
     """What the light-reference patches (``reference``, N×C×3 on the calibration image) should show under
     this frame's gain (N×3) with white light ``added`` (broadcast to N×C×1): the camera clips, so a patch

@@ -216,8 +216,7 @@ class BoardReader:
         if not np.any(more > glare):
             return lab
         alt = bgr_to_lab(remove_board_light(disk, gain, more, empty_bgr))
-        empty, sigma = self.classifier.empty, self.classifier.empty_sigma
-        closer = (((alt - empty) / sigma) ** 2).sum(axis=1) < (((lab - empty) / sigma) ** 2).sum(axis=1)
+        closer = self.classifier.empty_distances(alt) < self.classifier.empty_distances(lab)
         return np.where(closer[:, None], alt, lab)
 
     def _open_edge(self, distance: np.ndarray) -> np.ndarray:
