@@ -167,6 +167,24 @@ def _pixel_glare(
     return np.clip(shown, added * (1.0 - band), added * (1.0 + band)).astype(np.float32)
 
 
+def _nearest_count(area: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The ball count (0..3) each area (in units of one ball) lies nearest, in units of how much ``n`` balls
+    vary, and how clearly (1 on a count, 0 halfway to the next).
+
+    The area of ``n`` balls varies about ``sqrt(n)`` times as much as one
+    ball's: each shows its own share of rim and shadow, and they overlap
+    each other's by more or less as they lie.
+    """
+    n = np.arange(MAX_BALLS + 1, dtype=np.float64)
+    z = np.abs(area[:, None] - n[None, :]) / np.sqrt(np.maximum(n, 1.0))[None, :]
+    z[:, MAX_BALLS] = np.where(area > MAX_BALLS, 0.0, z[:, MAX_BALLS])
+    order = np.argsort(z, axis=1)
+    rows = np.arange(len(area))
+    best, second = z[rows, order[:, 0]], z[rows, order[:, 1]]
+    margin = (second - best) / np.maximum(second + best, 1e-9)
+    return order[:, 0].astype(int), margin
+
+
 def count_balls(per_colour: np.ndarray, ball_area: np.ndarray, classifier: Classifier) -> BallCounts:
     """Counts and colours from the ball pixels of each cell (N×(K+1), see :func:`ball_pixels`).
 
@@ -179,9 +197,7 @@ def count_balls(per_colour: np.ndarray, ball_area: np.ndarray, classifier: Class
     per_colour = per_colour[:, :-1]
     colour = per_colour.argmax(axis=1)
     area = total / np.maximum(ball_area[np.arange(n), colour], 1.0)
-    counts = np.clip(np.floor(area + 0.5), 0, MAX_BALLS).astype(int)
-    # how far the area is from the nearest boundary between two counts (1 in the middle, 0 on a boundary)
-    margin = np.where(area >= MAX_BALLS, 1.0, 1.0 - 2.0 * np.abs(area - np.floor(area + 0.5)))
+    counts, margin = _nearest_count(area)
     purity = per_colour.max(axis=1) / np.maximum(per_colour.sum(axis=1), 1.0)
     names = classifier.names[1:]
     symbols = tuple("." if c == 0 else names[k] for c, k in zip(counts, colour, strict=True))

@@ -58,6 +58,8 @@ from vision.measure import CellMeasures, Rectifier, bgr_to_lab
 
 STONES = ("o", "x", "=")
 SYMBOLS = (".", *STONES)
+LIKE_CELLS = 5
+"""Cells, of those shown with a ball colour, whose median gives a cell never shown with it its ball area."""
 Lab = tuple[float, float, float]
 
 
@@ -376,7 +378,11 @@ def _fit_ball_area(
 ) -> tuple[tuple[float, ...], ...]:
     """Ball pixels of one Kaskade ball per cell and colour, from the calibration photos (one ball per stone).
 
-    A cell never shown with a colour takes that colour's median over the cells that were.
+    A cell never shown with a colour takes that colour's median over the
+    ``LIKE_CELLS`` cells shown with it whose empty colour is nearest its own:
+    how much of a ball shows depends on the square under it (a black ball on
+    a dark square changes only its sheen and rim), so light and dark squares
+    are not mixed.
     """
     from vision.balls import EmptyPixels, ball_pixels
     from vision.classify import Classifier
@@ -400,9 +406,16 @@ def _fit_ball_area(
         for k in range(len(colours)):
             if areas[i][k]:
                 table[i, k] = np.median(areas[i][k])
+    empty_lab = np.array(model.empty)
     for k in range(len(colours)):
         column = table[:, k]
-        column[np.isnan(column)] = np.nanmedian(column) if np.isfinite(column).any() else 1.0
+        shown = np.flatnonzero(np.isfinite(column))
+        for cell in np.flatnonzero(np.isnan(column)):
+            if shown.size == 0:
+                column[cell] = 1.0
+                continue
+            distance = np.linalg.norm(empty_lab[shown] - empty_lab[cell], axis=1)
+            column[cell] = np.median(column[shown[np.argsort(distance, kind="stable")[:LIKE_CELLS]]])
     floor = config.ball_min_area
     return tuple(tuple(max(float(v), floor) for v in row) for row in table)
 

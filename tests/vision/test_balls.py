@@ -1,4 +1,5 @@
-"""Kaskade balls counted pixel by pixel: a black ball on a black square is seen, noise on black is not."""
+"""Kaskade balls counted pixel by pixel: a black ball on a black square is seen, noise on black is not; the
+count is the number of balls the area lies nearest; the ball area of a cell not calibrated with a colour."""
 
 from __future__ import annotations
 
@@ -6,11 +7,14 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from vision.balls import EmptyPixels, ball_pixels
+from referee.geometry import parse_geometry
+from vision.balls import EmptyPixels, ball_pixels, count_balls
 from vision.classify import Classifier
-from vision.colour_model import ColourModel, StoneColour
+from vision.colour_model import ColourModel, StoneColour, fit_colour_model
 from vision.config import VisionConfig
+from vision.locate import MarkerLocator
 from vision.measure import bgr_to_lab
+from vision.synth import Renderer, make_scene, preset
 
 PIXELS = 200
 SQUARE = np.array([0.16, 0.16, 0.17], np.float32)  # a dark square of a pale set
@@ -103,3 +107,39 @@ def test_a_black_ball_a_third_darker_than_a_black_square_shows() -> None:
     black = list(classifier.names[1:]).index("x")
     assert counts[0, black] >= 35
     assert counts[0].sum() <= 44
+
+
+def test_three_balls_whose_area_falls_short_count_three_and_one_ball_a_little_large_counts_one() -> None:
+    """Three balls show three times one ball's area give or take about sqrt(3) times as much as one ball does
+    (their rims and shadows overlap more or less): 2.46 balls' area is three, though nearer two. One ball's
+    area varies least, so 1.3 is surely one."""
+    classifier, _ = cells_of(CREAM, 4, {"o": WHITE_BALL, "x": BLACK_BALL})
+    per_colour = np.array([[0, 0, 0], [26, 0, 0], [0, 49.2, 0], [0, 2.0, 1.0]])
+    result = count_balls(per_colour, np.full((4, 2), 20.0), classifier)
+    assert result.counts == (0, 1, 3, 0)
+    assert result.symbols == (".", "o", "x", ".")
+    assert result.confidence[0] == 1.0
+    assert result.confidence[1] >= VisionConfig().min_confidence
+
+
+def test_a_cell_never_calibrated_with_a_colour_takes_its_ball_area_from_like_squares() -> None:
+    """On a pale set a black ball on a dark square shows only its sheen and rim, far less than on a light
+    square. A cell the calibration photos never showed with black balls takes the area of the squares most
+    like its own, not of the board at large."""
+    geometry = parse_geometry("grid:4x4")
+    quiet = preset("pale-board").with_(hand_probability=0.0, glare_probability=0.0, motion_blur_probability=0.0)
+    renderer = Renderer(make_scene(geometry, 3, quiet, (960, 540)))
+    n = len(geometry.cells)
+    shown = range(n // 2)  # black balls on the top two rows only, white ones below
+    layouts = [tuple("x" if i in shown else "." for i in range(n)), tuple("." if i in shown else "o" for i in range(n))]
+    known = [(renderer.render(layout, seed=2 + k, random_hand=False).image, layout) for k, layout in enumerate(layouts)]
+    empty = renderer.render("." * n, seed=1, random_hand=False).image
+    model = fit_colour_model(geometry, MarkerLocator.default(geometry), empty, known)
+    assert model.ball_area is not None
+    black = np.array(model.ball_area)[:, list(model.classes).index("x")]
+    dark = np.array([(i // 4 + i % 4) % 2 == 1 for i in range(n)])
+    light_area, dark_area = (np.median(black[: n // 2][shade[: n // 2]]) for shade in (~dark, dark))
+    assert dark_area < 0.8 * light_area, "the scene no longer shows the squares apart"
+    for i in range(n // 2, n):
+        like = dark_area if dark[i] else light_area
+        assert abs(black[i] - like) <= 0.1 * like, f"cell {i}: {black[i]:.0f} pixels, like squares {like:.0f}"
