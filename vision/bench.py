@@ -18,12 +18,15 @@ of frames read fully correct (a frame with a hand over the board counts as
 correct when it is flagged occluded), the median milliseconds per frame and
 per stage, the frames with a hand and how many hand-covered frames were
 wrongly not flagged, and per condition and per board the clear frames wrongly
-flagged occluded. :func:`measure` gives the same figures to programs.
+flagged occluded. A Kaskade cell holds one to three balls and reads right
+only with its colour and its count. :func:`measure` gives the same figures to
+programs.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from typing import Any
 
@@ -31,6 +34,8 @@ BOARDS = ("diamond:6", "hex-diamond:6", "trapezoid:6,6", "grid:6x6", "points:9x9
 """The boards of the set, one per scene in turn."""
 CONDITIONS = ("typical", "pale-board", "warm-light", "glare", "hands", "hard")
 """The synthetic-camera presets of the set, one per scene in turn."""
+BALL_STREAM = 0xBA11
+"""Seeds the ball counts apart from the symbols, so the other boards' frames stay the same."""
 FRAMES_PER_SCENE = 10
 DEFAULT_FRAMES = 500
 DEFAULT_SIZE = (1280, 720)
@@ -94,6 +99,7 @@ def measure(
 
     from referee.errors import GeometryError
     from referee.geometry import parse_geometry
+    from vision.balls import MAX_BALLS
     from vision.errors import VisionError
     from vision.locate import MarkerLocator
     from vision.pipeline import BoardReader
@@ -122,17 +128,43 @@ def measure(
             continue
         reader = BoardReader(geometry, MarkerLocator.default(geometry), model)
         rng = np.random.default_rng([seed, scene_index, 0xBE4C])
+        ball_rng = np.random.default_rng([seed, scene_index, BALL_STREAM])
         if len(tally.not_calibrated) > frames:
             raise VisionError(f"no scene of the set could be calibrated at {size[0]}x{size[1]}: try a larger --size")
         for k in range(min(FRAMES_PER_SCENE, frames - tally.frames)):
             fill = rng.uniform(0.2, 0.8)
             symbols = tuple(str(rng.choice(("o", "x", "="))) if rng.random() < fill else "." for _ in geometry.cells)
-            frame = renderer.render(symbols, seed=k)
+            counts = None
+            if geometry.kind == "grid":
+                counts = tuple(0 if s == "." else int(ball_rng.integers(1, MAX_BALLS + 1)) for s in symbols)
+            frame = renderer.render(symbols, counts, seed=k)
             started = time.perf_counter()
             reading = reader.read(frame.image)
             elapsed_ms = (time.perf_counter() - started) * 1000.0
-            tally.add((conditions, spec), frame.symbols, frame.occluded, frame.hand_visible, reading, elapsed_ms)
+            tally.add(
+                (conditions, spec),
+                _truth(frame, counts),
+                frame.occluded,
+                frame.hand_visible,
+                _read(reading),
+                elapsed_ms,
+            )
     return tally.figures(size, seed, scene_index)
+
+
+def _truth(frame: Any, counts: tuple[int, ...] | None) -> tuple[str, ...]:
+    """The cells a frame shows: symbols, with the ball ``counts`` on Kaskade boards (``o2``)."""
+    if counts is None:
+        return tuple(frame.symbols)
+    return tuple(s if s == "." else f"{s}{c}" for s, c in zip(frame.symbols, counts, strict=True))
+
+
+def _read(reading: Any) -> Any:
+    """A reading whose symbols carry the ball counts on Kaskade boards, to compare with :func:`_truth`."""
+    if reading.counts is None:
+        return reading
+    symbols = tuple(s if s in ".?" else f"{s}{c}" for s, c in zip(reading.symbols, reading.counts, strict=True))
+    return dataclasses.replace(reading, symbols=symbols)
 
 
 class _Tally:

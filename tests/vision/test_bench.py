@@ -7,17 +7,17 @@ import json
 import pytest
 
 from companion.cli import main
-from vision.bench import _Tally, parse_size
+from vision.bench import _read, _Tally, _truth, parse_size
 from vision.pipeline import FrameReading
 
 TRUTH = ("o", ".", "x", "=")
 
 
-def reading(symbols, occluded=False) -> FrameReading:
+def reading(symbols, occluded=False, counts=None) -> FrameReading:
     return FrameReading(
         symbols=tuple(symbols),
         confidence=(1.0,) * len(symbols),
-        counts=None,
+        counts=counts,
         occluded=occluded,
         located=True,
         change=0.0,
@@ -91,3 +91,21 @@ def test_parse_size():
     assert parse_size("1280x720") == (1280, 720)
     with pytest.raises(ValueError, match="at least 160x120"):
         parse_size("100x100")
+
+
+def test_a_kaskade_cell_is_right_only_with_its_colour_and_its_count():
+    class Frame:
+        symbols = ("o", ".", "x", "=")
+
+    truth = _truth(Frame(), (2, 0, 1, 3))
+    assert truth == ("o2", ".", "x1", "=3")
+    assert _truth(Frame(), None) == Frame.symbols, "other boards compare symbols only"
+    tally = _Tally()
+    tally.add(("typical", "grid:2x2"), truth, False, False, _read(reading(Frame.symbols, counts=(2, 0, 1, 3))), 5.0)
+    tally.add(("typical", "grid:2x2"), truth, False, False, _read(reading(Frame.symbols, counts=(2, 0, 2, 3))), 5.0)
+    tally.add(
+        ("typical", "grid:2x2"), truth, False, False, _read(reading(("o", ".", "?", "="), counts=(2, 0, 1, 3))), 5.0
+    )
+    figures = tally.figures((320, 240), 0, 1)
+    assert figures["frame_accuracy"] == pytest.approx(1 / 3, abs=1e-5)
+    assert figures["cell_accuracy"] == pytest.approx(10 / 12, abs=1e-5)
