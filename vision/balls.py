@@ -38,6 +38,13 @@ MIN_MEASURED = 0.5
 of those is bare board only while bare board is most of them. Where the glare clips the board, the ball and
 its shadow (up to two fifths of the cell with three balls) are what stays unclipped."""
 
+CLIPPED_SHARE = 0.5
+"""Least share of a Kaskade cell's pixels, clipped in some channel, that says how much glare it has at least:
+more than three balls and their shadows cover."""
+CLIPPED_BOARD_GLARE = 0.35
+"""Most glare (0..1) a cell's clipped pixels are taken to need as bare board when the cell's glare cannot be
+measured: a lamp's reflection clips a light square, never a dark one (nor a white ball on it)."""
+
 
 @dataclass(frozen=True, eq=False)
 class BallCounts:
@@ -88,7 +95,8 @@ def ball_pixels(
     own pixels rather than taken from ``glare``: a lamp's reflection adds
     white light to every pixel of the bare board, which is what most of a
     cell's pixels show beyond the empty board under ``gain`` (balls cover a
-    few of them only).
+    few of them only), and at least what its clipped pixels need (see
+    :func:`_clipped_board_glare`).
 
     A pixel darker than the empty board by ``config.ball_dark_ratio`` of it in
     every channel shows a ball too: a black ball on a black square differs
@@ -113,6 +121,7 @@ def ball_pixels(
         glare = np.zeros(n, np.float32)
         if enough.any():
             glare[enough] = np.nanpercentile(excess[enough], config.ball_glare_percentile, axis=1)
+        glare = np.maximum(glare, _clipped_board_glare(pixels, gain[:, None, :] * empty.bgr, added))
         if spot is None:
             glare = np.maximum(glare, 0.0)
     # beyond a spot the cell's own pixels correct it either way (a spot's shape is only near the lamp's)
@@ -144,6 +153,29 @@ def ball_pixels(
     columns = [(coloured & (best == j)).sum(axis=1) for j in range(k)]
     columns.append((is_ball & ~coloured).sum(axis=1))
     return np.stack(columns, axis=1).astype(np.float64)
+
+
+def _clipped_board_glare(pixels: np.ndarray, lit: np.ndarray, added: np.ndarray) -> np.ndarray:
+    """The glare (N) over each cell beyond ``added`` (N×P) that its clipped pixels need to be bare board: the
+    median over the pixels clipped in some channel of the light that lifts the empty board under this light
+    (``lit``, N×P×3) to full scale in those channels. None where fewer than ``CLIPPED_SHARE`` of the pixels
+    clipped or they would need more than ``CLIPPED_BOARD_GLARE``.
+
+    Where the glare clips a light square around a few balls, the balls and
+    their shadows (which hide the reflection) can be most of what stays
+    unclipped, and the median of those says the cell has no glare. But
+    three balls and their shadows cover less than half the cell, so a cell
+    clipped over half is clipped board; and only a little light clips a
+    light square (a dark one, or a white ball on it, would need far more).
+    """
+    clipped = pixels >= CLIPPED
+    some = clipped.any(axis=2)
+    needed = np.where(some, np.where(clipped, CLIPPED - lit, -np.inf).max(axis=2) - added, np.nan)
+    glare = np.zeros(len(pixels), np.float32)
+    many = some.sum(axis=1) >= CLIPPED_SHARE * pixels.shape[1]
+    if many.any():
+        glare[many] = np.nanmedian(needed[many], axis=1)
+    return np.where((glare > 0.0) & (glare <= CLIPPED_BOARD_GLARE), glare, 0.0).astype(np.float32)
 
 
 def _pixel_glare(

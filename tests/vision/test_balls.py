@@ -12,6 +12,7 @@ from vision.balls import EmptyPixels, ball_pixels, count_balls
 from vision.classify import Classifier
 from vision.colour_model import ColourModel, StoneColour, fit_colour_model
 from vision.config import VisionConfig
+from vision.light import CLIPPED
 from vision.locate import MarkerLocator
 from vision.measure import bgr_to_lab
 from vision.synth import Renderer, make_scene, preset
@@ -143,3 +144,21 @@ def test_a_cell_never_calibrated_with_a_colour_takes_its_ball_area_from_like_squ
     for i in range(n // 2, n):
         like = dark_area if dark[i] else light_area
         assert abs(black[i] - like) <= 0.1 * like, f"cell {i}: {black[i]:.0f} pixels, like squares {like:.0f}"
+
+
+def test_three_red_balls_on_a_light_square_the_glare_clips_around_them_are_no_white_balls() -> None:
+    """The fitted spot falls short and the glare clips the bare square around three red balls. The balls and
+    their shadows, which hide the reflection, are much of what stays unclipped: the clipped pixels say how
+    much glare the square has at least, and the bare square reads as bare."""
+    classifier, empty = cells_of(CREAM, 1, {"o": WHITE_BALL, "x": BLACK_BALL, "=": RED})
+    spot = np.full((1, PIXELS), 0.1, np.float32)
+    seen = np.clip(empty.bgr + 0.3, 0.0, 1.0)
+    seen[0, :60] = np.array(RED, np.float32) + 0.03
+    seen[0, 60:90] = empty.bgr[0, 60:90] * 0.6
+    seen[0, 90:110] = np.clip(empty.bgr[0, 90:110] + 0.12, 0.0, 1.0)  # the fringe: clipped in two channels
+    assert (seen[0] >= CLIPPED).any(axis=1).mean() > 0.5, "most of the cell clips in some channel"
+    assert (seen[0] < CLIPPED).any(axis=1).mean() > 0.5, "and most of it is measured in some channel"
+    counts = ball_pixels(seen, np.ones((1, 3), np.float32), spot[:, 0], classifier, VisionConfig(), empty, spot)
+    red = list(classifier.names[1:]).index("=")
+    assert counts[0, red] >= 55
+    assert counts[0].sum() - counts[0, red] <= 35, "only the shadows may change beyond the balls"
