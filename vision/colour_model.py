@@ -59,7 +59,7 @@ from vision.measure import CellMeasures, Rectifier, bgr_to_lab
 STONES = ("o", "x", "=")
 SYMBOLS = (".", *STONES)
 LIKE_CELLS = 5
-"""Cells, of those shown with a ball colour, whose median gives a cell never shown with it its ball area."""
+"""Cells shown with a ball colour, those most like a cell's square, whose median is its ball area."""
 Lab = tuple[float, float, float]
 
 
@@ -378,11 +378,12 @@ def _fit_ball_area(
 ) -> tuple[tuple[float, ...], ...]:
     """Ball pixels of one Kaskade ball per cell and colour, from the calibration photos (one ball per stone).
 
-    A cell never shown with a colour takes that colour's median over the
-    ``LIKE_CELLS`` cells shown with it whose empty colour is nearest its own:
-    how much of a ball shows depends on the square under it (a black ball on
-    a dark square changes only its sheen and rim), so light and dark squares
-    are not mixed.
+    Each cell takes the median over the ``LIKE_CELLS`` cells shown with the
+    colour whose empty colour is nearest its own (itself first, when shown):
+    one photo's ball is a noisy measure, and the count multiplies its error,
+    but how much of a ball shows depends on the square under it (a black
+    ball on a dark square changes only its sheen and rim), so light and dark
+    squares are not mixed. A cell never shown with a colour gets its area so.
     """
     from vision.balls import EmptyPixels, ball_pixels
     from vision.classify import Classifier
@@ -408,14 +409,14 @@ def _fit_ball_area(
                 table[i, k] = np.median(areas[i][k])
     empty_lab = np.array(model.empty)
     for k in range(len(colours)):
-        column = table[:, k]
-        shown = np.flatnonzero(np.isfinite(column))
-        for cell in np.flatnonzero(np.isnan(column)):
+        own = table[:, k].copy()
+        shown = np.flatnonzero(np.isfinite(own))
+        for cell in range(n):
             if shown.size == 0:
-                column[cell] = 1.0
+                table[cell, k] = 1.0
                 continue
             distance = np.linalg.norm(empty_lab[shown] - empty_lab[cell], axis=1)
-            column[cell] = np.median(column[shown[np.argsort(distance, kind="stable")[:LIKE_CELLS]]])
+            table[cell, k] = np.median(own[shown[np.argsort(distance, kind="stable")[:LIKE_CELLS]]])
     floor = config.ball_min_area
     return tuple(tuple(max(float(v), floor) for v in row) for row in table)
 
