@@ -14,6 +14,11 @@ A :class:`ColourModel` holds, in CIE Lab (L 0..100):
   own on the calibration image (N×C), to tell a hand over a cell from a
   stone's shadow (see :func:`vision.light.covered_cells`); None in models
   fitted before it was kept;
+- ``border``: the colour (BGR, 0..1) of each patch of the ring around the
+  board (:attr:`~vision.measure.Rectifier.border_points`) on the calibration
+  image, to see an arm cross the board's rim (see
+  :func:`vision.light.crossed_border`); None in models fitted before it
+  was kept;
 - ``texture``: what cells look like apart from their colour (the rim and
   top edge energies and the dark share of
   :class:`~vision.measure.CellMeasures`): each cell's own empty values, how
@@ -133,6 +138,7 @@ class ColourModel:
     corners: tuple[tuple[Lab, ...], ...] | None = None
     texture: TextureModel | None = None
     empty_pixels: bytes | None = None
+    border: tuple[Lab, ...] | None = None
 
     def empty_pixel_colours(self, per_cell: int) -> np.ndarray | None:
         """``empty_pixels`` as an N×P×3 BGR array (0..1), or None without them; raises ColourModelError when
@@ -163,6 +169,8 @@ class ColourModel:
             data["texture"] = self.texture.to_dict()
         if self.corners is not None:
             data["corners"] = [[[round(v, 4) for v in bgr] for bgr in cell] for cell in self.corners]
+        if self.border is not None:
+            data["border"] = [[round(v, 4) for v in bgr] for bgr in self.border]
         if self.ball_area is not None:
             data["ball_area"] = [[round(v, 1) for v in row] for row in self.ball_area]
         if self.empty_pixels is not None:
@@ -204,6 +212,11 @@ class ColourModel:
             corners = tuple(tuple(_lab(v, "corners[][]") for v in cell) for cell in corners)
             if len({len(cell) for cell in corners}) > 1:
                 raise ColourModelError("colour model: corners must hold as many patch colours for every cell")
+        border = data.get("border")
+        if border is not None:
+            if not isinstance(border, list):
+                raise ColourModelError("colour model: border must be a list of patch colours")
+            border = tuple(_lab(v, "border[]") for v in border)
         if not isinstance(geometry, str):
             raise ColourModelError("colour model: geometry must be a spec string like diamond:8")
         if len(background) != len(empty):
@@ -218,6 +231,7 @@ class ColourModel:
             corners=corners,
             texture=texture,
             empty_pixels=empty_pixels,
+            border=border,
         )
 
     def check_fits(self, geometry: Geometry) -> None:
@@ -345,6 +359,9 @@ def fit_colour_model(
         corners=None
         if empty_measures.corners is None
         else tuple(tuple(tuple(float(v) for v in bgr) for bgr in cell) for cell in empty_measures.corners),  # type: ignore[misc]
+        border=None
+        if empty_measures.border is None
+        else tuple(tuple(float(v) for v in bgr) for bgr in empty_measures.border),  # type: ignore[misc]
     )
     if texture_sum is not None:
         width = texture_sum.shape[1]

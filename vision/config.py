@@ -99,6 +99,14 @@ class VisionConfig:
         ``edge_cell_match``: a covered edge cell alone is no arm when its own
         disk reads within this many spreads of a calibrated class (a stone
         there, at a slant, spills over all its corners).
+        ``border_out``: the ring of patches around the board (see
+        :attr:`~vision.measure.Rectifier.border_points`) lies this many board
+        units beyond the cells' bounding box, one patch every ``border_step``.
+        ``border_hue``: a ring patch whose unclipped channels change against
+        each other by more than this share of its expected brightness is
+        crossed (skin or a sleeve over the board's rim; glare and shadows
+        move the channels alike); two crossed neighbours in the ring are an
+        arm reaching in, however thin the fingers over the cells.
 
     Localisation
         ``marker_check_ncc``: a tracked marker whose patch still correlates
@@ -151,6 +159,9 @@ class VisionConfig:
     covered_hue: float = 0.25
     occluded_min_covered: int = 2
     edge_cell_match: float = 1.5
+    border_out: float = 0.3
+    border_step: float = 0.5
+    border_hue: float = 1.0
     marker_check_ncc: float = 0.8
     marker_patch_px: int = 24
     min_markers: int = 2

@@ -217,6 +217,31 @@ def covered_cells(
     return change.min(axis=1) > config.covered_ratio
 
 
+def crossed_border(
+    border: np.ndarray, reference: np.ndarray, gain: np.ndarray, glare: np.ndarray, config: VisionConfig
+) -> bool:
+    """Whether an arm crosses the ring of patches around the board: two neighbours in the ring (``border``,
+    M×3, in order around it; ``reference`` the same on the calibration image) whose unclipped channels change
+    against each other by more than ``config.border_hue`` of the patch's expected brightness under this
+    frame's ``gain`` (M×3) and white light ``glare`` (M).
+
+    A hand reaching for a cell crosses the board's rim, however thin the
+    fingers the cells see. Skin and sleeves shift the channels of the rim
+    against each other; a change of light, glare and shadows move them
+    alike (only unclipped channels are compared: glare that clips some
+    channels holds the others back).
+    """
+    expected = expected_patches(reference[:, None, :], gain, glare[:, None, None])[:, 0, :]
+    unclipped = border < CLIPPED
+    difference = np.where(unclipped, border - expected, np.nan)
+    known = unclipped.sum(axis=1) >= 2
+    spread = np.zeros(len(border))
+    if known.any():
+        spread[known] = np.nanmax(difference[known], axis=1) - np.nanmin(difference[known], axis=1)
+    crossed = spread > config.border_hue * np.maximum(expected.max(axis=1), config.covered_floor)
+    return bool((crossed & np.roll(crossed, 1)).any())
+
+
 def unclipped_excess(seen: np.ndarray, lit: np.ndarray) -> np.ndarray:
     """The white light colours (...×3, 0..1) show beyond ``lit`` (the same shape), from their unclipped
     channels only: white light raises every channel alike, so the smallest excess is the light added, and a

@@ -41,6 +41,8 @@ class CellMeasures:
 
     ``pixels``: on Kaskade boards, the colours (N×P×3 BGR, 0..1) of every
     pixel of a disk wide enough to hold the cell's balls; None otherwise.
+    ``border``: the colours (M×3) of the patches of the ring around the board
+    (:attr:`Rectifier.border_points`).
     """
 
     disk: np.ndarray
@@ -48,6 +50,7 @@ class CellMeasures:
     pixels: np.ndarray | None = None
     corners: np.ndarray | None = None
     texture: np.ndarray | None = None
+    border: np.ndarray | None = None
 
     @property
     def rim(self) -> np.ndarray | None:
@@ -85,6 +88,10 @@ class Rectifier:
         self.corner_count = len(corners[0])
         self.corner_points = np.array(corners, dtype=np.float64)
         """Board position of every light-reference patch (N×C×2), in ``corners`` order."""
+        self.border_points = _ring(geometry, self.config.border_out, self.config.border_step)
+        """Board positions (M×2) of the patches of a ring around the cells, in order along it: an arm reaching
+        in crosses it, however little of it the cells see."""
+        self.border_index = self._patches(self.border_points, patch)
         per_corner = [self._patches(np.array([c[j] for c in corners]), patch) for j in range(self.corner_count)]
         self.background_index = np.concatenate(per_corner, axis=1)
         # Kaskade cells hold up to three small balls anywhere in the cell: every pixel of a wide disk is looked at
@@ -175,6 +182,7 @@ class Rectifier:
             pixels=pixels,
             corners=corners.astype(np.float32) * (1.0 / 255.0),
             texture=texture,
+            border=np.median(flat[self.border_index], axis=1).astype(np.float32) * (1.0 / 255.0),
         )
 
     def _texture(self, board_bgr: np.ndarray) -> np.ndarray:
@@ -217,6 +225,20 @@ def _ring_offsets(inner_px: float, outer_px: float) -> tuple[np.ndarray, np.ndar
     d2 = du**2 + dv**2
     inside = (d2 >= inner_px**2) & (d2 <= max(outer_px, inner_px + 1.0) ** 2)
     return du[inside], dv[inside]
+
+
+def _ring(geometry: Geometry, out: float, step: float) -> np.ndarray:
+    """Points (M×2) every ``step`` or less along the rectangle ``out`` board units around the cells' bounding box,
+    in order around it."""
+    vertices = np.array([v for cell in geometry.cells for v in geometry.polygon(cell)], dtype=np.float64)
+    (x0, y0), (x1, y1) = vertices.min(axis=0) - out, vertices.max(axis=0) + out
+    corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    points: list[np.ndarray] = []
+    for k in range(4):
+        a, b = corners[k], corners[(k + 1) % 4]
+        count = max(1, math.ceil(float(np.linalg.norm(b - a)) / step))
+        points.extend(a + (b - a) * t for t in np.arange(count) / count)
+    return np.array(points)
 
 
 def _square_offsets(side: int) -> tuple[np.ndarray, np.ndarray]:

@@ -20,10 +20,11 @@ from vision.classify import Classifier
 from vision.colour_model import ColourModel, light_correction
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError
-from vision.glare import clipped_glare, fit_frame_light, remove_board_light
+from vision.glare import GlareSpot, clipped_glare, fit_frame_light, remove_board_light
 from vision.light import (
     CLIPPED,
     covered_cells,
+    crossed_border,
     design_matrix,
     edge_cells,
     hand_over_board,
@@ -95,6 +96,10 @@ class BoardReader:
         self.empty_pixels = None if cell_index is None else EmptyPixels.of(colour_model, cell_index.shape[1])
         self._location: Location | None = None
         self.corner_reference = None if colour_model.corners is None else np.array(colour_model.corners, np.float32)
+        self.border_reference = None if colour_model.border is None else np.array(colour_model.border, np.float32)
+        ring, centres = self.rectifier.border_points, np.array(geometry.centres, np.float64)
+        self.border_cell = np.argmin(((ring[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
+        """The cell nearest each patch of the ring around the board, whose light it is judged under."""
         self.last_covered: np.ndarray = np.zeros(len(geometry.cells), dtype=bool)
         self._previous_lab: np.ndarray | None = None
 
@@ -195,6 +200,7 @@ class BoardReader:
             (not location.confirmed)
             or int(classes.unexplained.sum()) >= self.config.occluded_min_cells
             or hand_over_board(covered, self._open_edge(classes.distance), self.config.occluded_min_covered)
+            or self._crossed_border(measures, gain, spot, glare)
         )
         return FrameReading(
             symbols=symbols,
@@ -224,6 +230,19 @@ class BoardReader:
         read closely (``config.edge_cell_match``) as one of the calibrated classes. A stone on an edge cell,
         seen at a slant, spills over every corner of it; skin over it matches no stone that closely."""
         return self.edge_cells & (distance > self.config.edge_cell_match)
+
+    def _crossed_border(
+        self, measures: CellMeasures, gain: np.ndarray, spot: GlareSpot | None, glare: np.ndarray
+    ) -> bool:
+        """Whether an arm crosses the ring around the board (see :func:`~vision.light.crossed_border`), under
+        the light of the cell nearest each patch and the spot's glare; never for models without the ring."""
+        if self.border_reference is None or measures.border is None:
+            return False
+        if self.border_reference.shape != measures.border.shape:
+            return False
+        points = self.rectifier.border_points
+        added = spot.at(points) if spot is not None else glare[self.border_cell]
+        return crossed_border(measures.border, self.border_reference, gain[self.border_cell], added, self.config)
 
     def _spots_possible(self, measures: CellMeasures) -> bool:
         """Whether this reader fits glare spots (see :mod:`vision.glare`): it needs each patch's own reference."""

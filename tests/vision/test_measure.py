@@ -15,6 +15,7 @@ from vision.config import VisionConfig
 from vision.errors import ColourModelError
 from vision.light import (
     covered_cells,
+    crossed_border,
     design_matrix,
     edge_cells,
     glare_offset,
@@ -100,10 +101,14 @@ def model(**extra: object) -> ColourModel:
 def test_the_colour_model_file_form_keeps_ball_areas_and_corner_colours() -> None:
     pixels = bytes(i % 256 for i in range(N * 3 * 5))
     full = model(
-        ball_area=((40.0,),) * N, corners=(((0.5, 0.5, 0.5),) * 4,) * N, texture=texture(), empty_pixels=pixels
+        ball_area=((40.0,),) * N,
+        corners=(((0.5, 0.5, 0.5),) * 4,) * N,
+        texture=texture(),
+        empty_pixels=pixels,
+        border=((0.2, 0.3, 0.4),) * 7,
     )
     again = ColourModel.from_dict(full.to_dict())
-    assert again.ball_area == full.ball_area and again.corners == full.corners
+    assert again.ball_area == full.ball_area and again.corners == full.corners and again.border == full.border
     assert again.texture == full.texture and again.empty_pixels == pixels
     colours = again.empty_pixel_colours(5)
     assert colours is not None and colours.shape == (N, 5, 3) and colours[0, 0, 1] == pytest.approx(1 / 255)
@@ -118,6 +123,8 @@ def test_the_colour_model_file_form_keeps_ball_areas_and_corner_colours() -> Non
         ("ball_area", [[40.0]] * (N - 1)),
         ("ball_area", [[-1.0]] * N),
         ("corners", [[[0.5, 0.5]]] * N),
+        ("border", [[0.5, 0.5]] * 7),
+        ("border", {"0": [0.5, 0.5, 0.5]}),
         ("texture", {"empty": [[0.1, 0.2, 0.9]] * (N - 1), "spread": [0.1, 0.1, 0.1], "stones": {}}),
         ("texture", {"empty": [[0.1, 0.2, 0.9]] * N, "spread": [0.1, 0.1], "stones": {}}),
         ("texture", {"empty": [[0.1, 0.2, 0.9]] * N, "spread": [0.1, 0.1, 0.1], "stones": {"k": {}}}),
@@ -261,3 +268,27 @@ def test_one_covered_cell_is_a_hand_only_on_the_edge_where_an_arm_reaches_in() -
     covered[:] = False
     covered[int(np.flatnonzero(edge)[1])] = True
     assert hand_over_board(covered, edge, 2), "a fingertip on an edge cell, the arm beyond the board"
+
+
+def test_an_arm_crosses_the_rim_and_glare_a_shadow_or_one_odd_patch_do_not() -> None:
+    """Skin over two neighbouring patches of the ring around a dark board shifts their channels against
+    each other; a lamp's reflection (clipping some channels), a shadow, or one patch alone does not count."""
+    config, m = VisionConfig(), 12
+    ref = np.full((m, 3), [0.08, 0.10, 0.14], np.float32)  # dark wood
+    gain, glare = np.ones((m, 3), np.float32), np.zeros(m, np.float32)
+    assert not crossed_border(ref.copy(), ref, gain, glare, config)
+    arm = ref.copy()
+    arm[[11, 0]] = [0.45, 0.55, 0.75]  # skin over the patches either side of the ring's start
+    assert crossed_border(arm, ref, gain, glare, config)
+    one = ref.copy()
+    one[5] = [0.45, 0.55, 0.75]
+    assert not crossed_border(one, ref, gain, glare, config), "one patch: a stone's top or a crumb"
+    lamp = ref.copy()
+    lamp[3:5] += 0.5  # white light: every channel alike
+    lamp[5:7] = np.minimum(lamp[5:7] + 0.88, 1.0)  # so strong that it clips two channels
+    assert not crossed_border(lamp, ref, gain, glare, config)
+    shade = ref * 0.4
+    assert not crossed_border(shade, ref, gain, glare, config)
+    brighter = gain * 1.2
+    assert crossed_border(arm * 1.2, ref, brighter, glare, config), "judged under this frame's light"
+    assert not crossed_border(ref * 1.2, ref, brighter, glare, config)

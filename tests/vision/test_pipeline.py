@@ -105,3 +105,30 @@ def test_bare_board_under_a_narrow_glare_spot_reads_empty() -> None:
     reading = reader.read(renderer.render(position, seed=9).image)
     assert not reading.occluded
     assert reading.symbols == position
+
+
+@pytest.mark.parametrize(
+    ("spec", "scene", "seed", "position", "counts"),
+    [
+        ("hex-diamond:6", 19, 8, ".==x=.xoo..=xo...x......ox=x=.o.o=.o", None),
+        (
+            "grid:6x6",
+            9,
+            6,
+            "=oxo.oo....=x.x..xx=..x..xo.xxoox..o",
+            "133203200002202003110010032022221001",
+        ),
+    ],
+)
+def test_an_arm_crossing_the_boards_rim_marks_the_frame_occluded(
+    spec: str, scene: int, seed: int, position: str, counts: str | None
+) -> None:
+    """Fingers that change no cell's every corner (the bench's scene 19), or skin as pale as the squares
+    under it (scene 9), still reach in across the board's rim: the ring around the board shows the arm."""
+    renderer = Renderer(make_scene(spec, scene, preset("hands"), (1280, 720)))
+    reader = scene_reader(renderer)
+    balls = None if counts is None else tuple(int(c) for c in counts)
+    frame = renderer.render(tuple(position), balls, seed=seed)
+    assert frame.occluded, "the scene no longer puts a hand over the board"
+    assert reader.read(frame.image).occluded
+    assert not reader.read(renderer.render(tuple(position), balls, seed=seed, random_hand=False).image).occluded
