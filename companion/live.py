@@ -411,7 +411,7 @@ class LiveGame:
         if position.is_over:
             return _result_words(position), ()
         if self._occluded:
-            return "Hands over the board…", ()
+            return "Hands over the board, or something on its rim…", ()
         if self._undo_to is not None:
             back = len(self._moves) - self._undo_to
             plies = "ply" if back == 1 else "plies"

@@ -67,6 +67,17 @@ def test_the_cascade_mistake_is_named_in_plain_words(tmp_path):
     assert mistake.alerts[0].startswith("The stone on ") and "should be" in mistake.alerts[0]
 
 
+def test_a_covered_board_says_what_may_cover_it_and_nothing_moves(tmp_path):
+    """The reader calls a frame covered for a hand over the cells or anything lying across the board's rim
+    (a sleeve, or a cup pushed against it): the page names both, so a player knows what to clear."""
+    script = script_game(make_rules("cascade", "diamond:4").start(), seed=3, mistake_at=2)
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(script.start, store)
+        covered = live.on_reading(script.steps[0].board, occluded=True)
+        assert "Hands over the board" in covered.message and "rim" in covered.message
+        assert live.moves == ()
+
+
 def test_every_ply_is_committed_before_the_leds_change(tmp_path):
     script = script_game(make_rules("cascade", "diamond:3").start(), seed=5)
     with Store(tmp_path / "s.sqlite3") as store:
