@@ -11,9 +11,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import cv2
 import pytest
 
+from calibration.profile import load_profile
 from companion.cli import main
+from referee.geometry import parse_geometry
+from vision.pipeline import BoardReader
 
 CALIBRATION_FRAMES = ("frame_00", "frame_02")
 
@@ -69,3 +73,12 @@ def test_read_prints_every_point_of_the_other_ten_frames_correctly(
                 if want != seen:
                     wrong.append(f"{frame.stem} row {r} col {c}: {seen} instead of {want}")
     assert wrong == []
+
+
+def test_no_real_frame_is_taken_for_a_hand_over_the_board(go_folder: Path, go_profile: Path) -> None:
+    """Nothing covers the board in these photos: the real light, the table and the board's rim around the
+    points (see :func:`vision.light.crossed_border`) must not read as an arm reaching in."""
+    profile = load_profile(go_profile)
+    reader = BoardReader(parse_geometry(profile.geometry), profile.locator, profile.colour_model)
+    covered = [p.stem for p in sorted(go_folder.glob("frame_*.jpg")) if reader.read(cv2.imread(str(p))).occluded]
+    assert covered == []
