@@ -214,7 +214,9 @@ class GuidedCalibration:
                 asks=True,
             )
         if name == "empty":
-            return Step(name, "Empty board", "Clear the board: take every stone off, and keep hands away.")
+            return Step(
+                name, "Empty board", "Clear the board and its rim: take every stone off, and keep hands and cups away."
+            )
         if name == "stones":
             return Step(name, "One stone of each colour", _placing(g, self.asked, "Put"), lit=dict(self.asked))
         if name == "verify":
