@@ -27,7 +27,7 @@ from vision.classify import Classifier
 from vision.colour_model import ColourModel
 from vision.config import VisionConfig
 from vision.glare import remove_board_light
-from vision.light import CLIPPED, unclipped_excess
+from vision.light import CLIPPED, clipped_need, unclipped_excess
 from vision.measure import bgr_to_lab
 
 MAX_BALLS = 3
@@ -114,14 +114,15 @@ def ball_pixels(
     gain = gain.astype(np.float32)
     added = np.zeros((n, p), np.float32) if spot is None else spot.astype(np.float32)
     if empty is not None:
-        excess = unclipped_excess(pixels, gain[:, None, :] * empty.bgr) - added
+        lit = gain[:, None, :] * empty.bgr
+        excess = unclipped_excess(pixels, lit) - added
         measured = np.isfinite(excess)
         excess = np.where(measured, excess, np.nan)
         enough = measured.sum(axis=1) >= MIN_MEASURED * p
         glare = np.zeros(n, np.float32)
         if enough.any():
             glare[enough] = np.nanpercentile(excess[enough], config.ball_glare_percentile, axis=1)
-        glare = np.maximum(glare, _clipped_board_glare(pixels, gain[:, None, :] * empty.bgr, added))
+        glare = np.maximum(glare, _clipped_board_glare(pixels, lit, added))
         if spot is None:
             glare = np.maximum(glare, 0.0)
     # beyond a spot the cell's own pixels correct it either way (a spot's shape is only near the lamp's)
@@ -168,9 +169,8 @@ def _clipped_board_glare(pixels: np.ndarray, lit: np.ndarray, added: np.ndarray)
     clipped over half is clipped board; and only a little light clips a
     light square (a dark one, or a white ball on it, would need far more).
     """
-    clipped = pixels >= CLIPPED
-    some = clipped.any(axis=2)
-    needed = np.where(some, np.where(clipped, CLIPPED - lit, -np.inf).max(axis=2) - added, np.nan)
+    some = (pixels >= CLIPPED).any(axis=2)
+    needed = np.where(some, clipped_need(pixels, lit) - added, np.nan)
     glare = np.zeros(len(pixels), np.float32)
     many = some.sum(axis=1) >= CLIPPED_SHARE * pixels.shape[1]
     if many.any():

@@ -428,10 +428,10 @@ def _fit_ball_area(
     for k in range(len(colours)):
         own = table[:, k].copy()
         shown = np.flatnonzero(np.isfinite(own))
+        if shown.size == 0:
+            table[:, k] = 1.0
+            continue
         for cell in range(n):
-            if shown.size == 0:
-                table[cell, k] = 1.0
-                continue
             distance = np.linalg.norm(empty_lab[shown] - empty_lab[cell], axis=1)
             table[cell, k] = np.median(own[shown[np.argsort(distance, kind="stable")[:LIKE_CELLS]]])
     floor = config.ball_min_area

@@ -31,7 +31,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from vision.config import VisionConfig
-from vision.light import CLIPPED, expected_patches, light_gain, lower_gain, unclipped_excess, weighted_fit
+from vision.light import (
+    CLIPPED,
+    clipped_need,
+    expected_patches,
+    light_gain,
+    lower_gain,
+    unclipped_excess,
+    weighted_fit,
+)
 
 ROUNDS = 4
 """Refits of the spot, each with the patches' weights updated."""
@@ -306,7 +314,7 @@ def clipped_glare(
     clipped = disk >= CLIPPED
     lit = gain * empty_bgr
     shown = unclipped_excess(disk, lit)
-    needed = np.where(clipped, CLIPPED - lit, -np.inf).max(axis=1)
+    needed = clipped_need(disk, lit)
     shown = np.where(np.isfinite(shown), shown, needed)  # clipped in every channel: it shows what it needs
     stone = gain[:, None, :] * stones_bgr[None, :, :] + veil * glare[:, None, None]
     stone_clips = np.all((stone >= CLIPPED - STONE_SPREAD) | ~clipped[:, None, :], axis=2).any(axis=1)

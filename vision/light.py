@@ -249,6 +249,12 @@ def unclipped_excess(seen: np.ndarray, lit: np.ndarray) -> np.ndarray:
     return np.where(seen >= CLIPPED, np.inf, seen - lit).min(axis=-1)
 
 
+def clipped_need(seen: np.ndarray, lit: np.ndarray) -> np.ndarray:
+    """The least white light colours (...×3, 0..1) need, beyond ``lit`` (the same shape), to show their clipped
+    channels: the most that lifts one of those to full scale. Minus infinity where no channel is clipped."""
+    return np.where(seen >= CLIPPED, CLIPPED - lit, -np.inf).max(axis=-1)
+
+
 def expected_patches(reference: np.ndarray, gain: np.ndarray, added: np.ndarray | float) -> np.ndarray:
     """What the light-reference patches (``reference``, N×C×3 on the calibration image) should show under
     this frame's gain (N×3) with white light ``added`` (broadcast to N×C×1): the camera clips, so a patch
