@@ -8,13 +8,14 @@ brought back to the calibration light. A pixel that differs from the same
 pixel of the empty board (``ColourModel.empty_pixels``; the cell's empty
 colour for older models) by more than ``config.ball_pixel_change`` (Lab units) shows
 a ball: its body, its shaded rim or its shadow (a white ball on a white
-board differs from it only there). The ball pixels of a cell, divided by the
-area one ball shows in that cell (``ColourModel.ball_area``, fitted from the
-calibration photos where each stone is a single ball), give the count. The
-colour is the calibrated ball colour most of those pixels lie near (within
-``config.ball_colour_distance`` spreads): a ball's shadow on a light square
-changes as many pixels as the ball itself but looks like no ball colour, so
-it adds to the area and never votes for a colour.
+board differs from it only there). The balls are the discs those pixels
+cover (see :mod:`vision.ball_peaks`). The colour is the calibrated ball
+colour most of those pixels lie near (within ``config.ball_colour_distance``
+spreads): a ball's shadow on a light square changes as many pixels as the
+ball itself but looks like no ball colour, so it never votes for a colour.
+One ball's area in each cell (``ColourModel.ball_area``, fitted from the
+calibration photos where each stone is a single ball) says how much of its
+disc a ball covers there.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from vision.ball_peaks import DiskGrid, disc_pixels, find_balls
 from vision.classify import Classifier
 from vision.colour_model import ColourModel
 from vision.config import VisionConfig
@@ -30,7 +32,6 @@ from vision.glare import remove_board_light
 from vision.light import CLIPPED, clipped_need, unclipped_excess
 from vision.measure import bgr_to_lab
 
-MAX_BALLS = 3
 DARK_FLOOR = 0.1
 """Smallest empty brightness (0..1) a pixel's darkening is taken relative to, so noise on black reads as none."""
 MIN_MEASURED = 0.5
@@ -48,13 +49,20 @@ measured: a lamp's reflection clips a light square, never a dark one (nor a whit
 
 @dataclass(frozen=True, eq=False)
 class BallCounts:
-    """Balls of every cell: ``symbols`` (``.`` when none), ``counts`` 0..3, ``confidence`` 0..1, ``area``
-    (ball pixels found, in units of one ball's area)."""
+    """Balls of every cell: ``symbols`` (``.`` when none), ``counts`` 0..3, ``confidence`` 0..1."""
 
     symbols: tuple[str, ...]
     counts: tuple[int, ...]
     confidence: tuple[float, ...]
-    area: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
+class BallPixels:
+    """The pixels of every cell that show a ball: ``mask`` (N×P), and ``votes`` (N×(K+1)): how many of them
+    lie near each ball colour (the first K columns, ``classifier.names[1:]`` order) and near none (the last)."""
+
+    mask: np.ndarray
+    votes: np.ndarray
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,9 +90,8 @@ def ball_pixels(
     config: VisionConfig,
     empty: EmptyPixels | None = None,
     spot: np.ndarray | None = None,
-) -> np.ndarray:
-    """Per cell, how many pixels show each ball colour (the first K columns, ``classifier.names[1:]``
-    order) and how many changed pixels lie near no ball colour (the last column): N×(K+1).
+) -> BallPixels:
+    """The pixels of every cell that show a ball, and the ball colour each lies near.
 
     ``pixels`` are the cells' disk pixels (N×P×3 BGR, 0..1); ``gain`` and
     ``glare`` the frame's light at each cell (see :mod:`vision.light`);
@@ -110,7 +117,7 @@ def ball_pixels(
     """
     n, p, _ = pixels.shape
     if classifier.means.shape[0] == 0:
-        return np.zeros((n, 1))
+        return BallPixels(mask=np.zeros((n, p), bool), votes=np.zeros((n, 1)))
     gain = gain.astype(np.float32)
     added = np.zeros((n, p), np.float32) if spot is None else spot.astype(np.float32)
     if empty is not None:
@@ -153,7 +160,7 @@ def ball_pixels(
     coloured = is_ball & (nearest <= 3.0 * config.ball_colour_distance**2)
     columns = [(coloured & (best == j)).sum(axis=1) for j in range(k)]
     columns.append((is_ball & ~coloured).sum(axis=1))
-    return np.stack(columns, axis=1).astype(np.float64)
+    return BallPixels(mask=is_ball, votes=np.stack(columns, axis=1).astype(np.float64))
 
 
 def _clipped_board_glare(pixels: np.ndarray, lit: np.ndarray, added: np.ndarray) -> np.ndarray:
@@ -199,37 +206,30 @@ def _pixel_glare(
     return np.clip(shown, added * (1.0 - band), added * (1.0 + band)).astype(np.float32)
 
 
-def _nearest_count(area: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The ball count (0..3) each area (in units of one ball) lies nearest, in units of how much ``n`` balls
-    vary, and how clearly (1 on a count, 0 halfway to the next).
+def count_balls(
+    pixels: BallPixels,
+    ball_area: np.ndarray,
+    classifier: Classifier,
+    grid: DiskGrid,
+    radius_px: float,
+    need: float,
+) -> BallCounts:
+    """Counts and colours from the ball pixels of each cell (see :func:`ball_pixels`), laid out on ``grid``.
 
-    The area of ``n`` balls varies about ``sqrt(n)`` times as much as one
-    ball's: each shows its own share of rim and shadow, and they overlap
-    each other's by more or less as they lie.
+    ``ball_area`` (N×K) holds the ball pixels one ball of each colour shows
+    in each cell; a ball there covers at least ``need`` of that share of its
+    disc (``radius_px``), and at least ``need`` of the whole disc where one
+    ball shows more than its disc (its shadow).
     """
-    n = np.arange(MAX_BALLS + 1, dtype=np.float64)
-    z = np.abs(area[:, None] - n[None, :]) / np.sqrt(np.maximum(n, 1.0))[None, :]
-    z[:, MAX_BALLS] = np.where(area > MAX_BALLS, 0.0, z[:, MAX_BALLS])
-    order = np.argsort(z, axis=1)
-    rows = np.arange(len(area))
-    best, second = z[rows, order[:, 0]], z[rows, order[:, 1]]
-    margin = (second - best) / np.maximum(second + best, 1e-9)
-    return order[:, 0].astype(int), margin
-
-
-def count_balls(per_colour: np.ndarray, ball_area: np.ndarray, classifier: Classifier) -> BallCounts:
-    """Counts and colours from the ball pixels of each cell (N×(K+1), see :func:`ball_pixels`).
-
-    ``ball_area`` (N×K) holds the ball pixels one ball of each colour shows in each cell.
-    """
-    n = per_colour.shape[0]
-    if per_colour.shape[1] <= 1:
-        return BallCounts((".",) * n, (0,) * n, (1.0,) * n, np.zeros(n))
-    total = per_colour.sum(axis=1)
-    per_colour = per_colour[:, :-1]
+    votes = pixels.votes
+    n = votes.shape[0]
+    if votes.shape[1] <= 1:
+        return BallCounts((".",) * n, (0,) * n, (1.0,) * n)
+    per_colour = votes[:, :-1]
     colour = per_colour.argmax(axis=1)
-    area = total / np.maximum(ball_area[np.arange(n), colour], 1.0)
-    counts, margin = _nearest_count(area)
+    shown = np.minimum(ball_area[np.arange(n), colour] / float(disc_pixels(radius_px).sum()), 1.0)
+    peaks = find_balls(pixels.mask, grid, radius_px, need * shown)
+    counts, margin = peaks.counts, peaks.margin
     purity = per_colour.max(axis=1) / np.maximum(per_colour.sum(axis=1), 1.0)
     names = classifier.names[1:]
     symbols = tuple("." if c == 0 else names[k] for c, k in zip(counts, colour, strict=True))
@@ -238,5 +238,4 @@ def count_balls(per_colour: np.ndarray, ball_area: np.ndarray, classifier: Class
         symbols=symbols,
         counts=tuple(int(c) for c in counts),
         confidence=tuple(float(c) for c in confidence),
-        area=area,
     )

@@ -415,7 +415,7 @@ def _fit_ball_area(
         if measures.pixels is None:
             continue
         gain, glare = light_correction(measures, classifier.reference, design, config, neighbours)
-        total = ball_pixels(measures.pixels, gain, glare, classifier, config, empty).sum(axis=1)
+        total = ball_pixels(measures.pixels, gain, glare, classifier, config, empty).votes.sum(axis=1)
         for i, s in enumerate(symbols):
             if s in model.classes:
                 areas[i][colours.index(s)].append(float(total[i]))

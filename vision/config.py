@@ -78,6 +78,8 @@ class VisionConfig:
         ``ball_glare_band``: each pixel of a Kaskade cell may show its own
         glare within this share of its cell's, either way (see
         :mod:`vision.balls`).
+        ``ball_need``: a Kaskade ball covers at least this share of what one
+        calibrated ball covers of its disc there (see :mod:`vision.ball_peaks`).
         ``outlier_distance``: a cell whose normalised distance to every class
         exceeds this is unexplained (a hand, an arm, a strong shadow).
         ``occluded_min_cells``: a frame with at least this many unexplained
@@ -151,6 +153,7 @@ class VisionConfig:
     ball_colour_distance: float = 2.5
     ball_glare_percentile: float = 50.0
     ball_glare_band: float = 0.4
+    ball_need: float = 0.35
     outlier_distance: float = 6.0
     occluded_min_cells: int = 1
     covered_ratio: float = 0.25

@@ -95,7 +95,10 @@ class Rectifier:
         per_corner = [self._patches(np.array([c[j] for c in corners]), patch) for j in range(self.corner_count)]
         self.background_index = np.concatenate(per_corner, axis=1)
         # Kaskade cells hold up to three small balls anywhere in the cell: every pixel of a wide disk is looked at
-        self.cell_index = self._patches(centres, _disk_offsets(self.config.ball_reach * px)) if self.balls else None
+        self.cell_offsets = _disk_offsets(self.config.ball_reach * px) if self.balls else None
+        """Where each pixel of ``CellMeasures.pixels`` lies from its cell's centre (du, dv, in pixels), on Kaskade
+        boards."""
+        self.cell_index = None if self.cell_offsets is None else self._patches(centres, self.cell_offsets)
         self.cell_points = None if self.cell_index is None else self.board_points(self.cell_index)
         """Board position of every pixel in ``CellMeasures.pixels`` (N×P×2), on Kaskade boards."""
         rim_radii = (

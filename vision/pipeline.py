@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from referee.geometry import Geometry
+from vision.ball_peaks import DiskGrid
 from vision.balls import EmptyPixels, ball_pixels, count_balls
 from vision.classify import Classifier
 from vision.colour_model import ColourModel, light_correction
@@ -93,6 +94,9 @@ class BoardReader:
             else np.full((len(geometry.cells), len(colour_model.classes)), self._default_ball_area())
         )
         cell_index = self.rectifier.cell_index
+        self.ball_radius_px = self.config.ball_radius * self.rectifier.px
+        offsets = self.rectifier.cell_offsets
+        self.ball_grid = None if offsets is None else DiskGrid.of(*offsets, self.ball_radius_px)
         self.empty_pixels = None if cell_index is None else EmptyPixels.of(colour_model, cell_index.shape[1])
         self._location: Location | None = None
         self.corner_reference = None if colour_model.corners is None else np.array(colour_model.corners, np.float32)
@@ -164,7 +168,7 @@ class BoardReader:
             texture = np.where(blind.reshape(-1, 1), np.nan, texture)
         classes = self.classifier.classify(lab, texture, stone_lab)
         symbols, confidence, counts = classes.symbols, classes.confidence, None
-        if measures.pixels is not None:
+        if measures.pixels is not None and self.ball_grid is not None:
             balls = count_balls(
                 ball_pixels(
                     measures.pixels,
@@ -177,6 +181,9 @@ class BoardReader:
                 ),
                 self.ball_area,
                 self.classifier,
+                self.ball_grid,
+                self.ball_radius_px,
+                self.config.ball_need,
             )
             counts = balls.counts
             symbols = tuple(
