@@ -24,6 +24,9 @@ from vision.colour_model import ColourModel
 from vision.config import VisionConfig
 from vision.measure import lab_to_bgr
 
+BALANCE_FLOOR = 1e-3
+"""Least edge energy an edge balance takes a measure to have, so that a flat cell's balance stays finite."""
+
 
 @dataclass(frozen=True, eq=False)
 class CellClasses:
@@ -59,6 +62,10 @@ class Classifier:
         self.stones_bgr = lab_to_bgr(self.means) if len(self.means) else np.zeros((0, 3), np.float32)
         """Each stone colour in BGR (0..1), calibration light."""
         self.texture_mean: np.ndarray | None = None
+        self.balance_mean: np.ndarray | None = None
+        self.balance_sigma: np.ndarray | None = None
+        """Each cell's edge balance for each class, and its spread (both N×classes), where the texture has a rim
+        and a top measure (see :func:`_edge_balance`)."""
         texture = model.texture
         if texture is not None and all(s in texture.stones for s in model.classes):
             empty = np.array(texture.empty, dtype=np.float32)
@@ -76,6 +83,9 @@ class Classifier:
                 self.config.texture_relative_floor * np.abs(np.vstack([empty.mean(axis=0), stones])),
             )
             self.texture_sigma = np.maximum(sigma, floor)
+            self.balance_mean, self.balance_sigma = _edge_balance(
+                self.texture_mean, np.broadcast_to(self.texture_sigma, self.texture_mean.shape)
+            )
 
     def distances(self, lab: np.ndarray, stone_lab: np.ndarray | None = None) -> np.ndarray:
         """Squared normalised distance of each cell (rows) to each class (columns, ``names`` order).
@@ -100,7 +110,15 @@ class Classifier:
         if self.texture_mean is None or texture is None:
             return np.zeros((0 if texture is None else len(texture), len(self.names)))
         z = (texture[:, None, :] - self.texture_mean) / self.texture_sigma[None, :, :]
-        return np.nan_to_num(np.minimum(z**2, self.config.texture_max_penalty), nan=0.0).sum(axis=2)
+        d2 = np.nan_to_num(np.minimum(z**2, self.config.texture_max_penalty), nan=0.0).sum(axis=2)
+        if self.balance_mean is None or self.balance_sigma is None:
+            return d2
+        seen, _ = _edge_balance(texture[:, None, :])
+        assert seen is not None
+        # a stone's top may be smoother against its rim than calibrated, never rougher
+        zb = (seen - self.balance_mean) / self.balance_sigma
+        zb[:, 1:] = np.minimum(zb[:, 1:], 0.0)
+        return d2 + np.nan_to_num(np.minimum(zb**2, self.config.texture_max_penalty), nan=0.0)
 
     def classify(
         self, lab: np.ndarray, texture: np.ndarray | None = None, stone_lab: np.ndarray | None = None
@@ -113,6 +131,8 @@ class Classifier:
         if texture is not None and self.texture_mean is not None:
             d2 = colour_d2 + self.texture_distances(texture)
             log_norm = log_norm + np.log(self.texture_sigma).sum(axis=1)
+        # the edge balance is no measure of its own but of the rim and top against each other: its spreads come
+        # from theirs, already counted in the norm
         loglik = -0.5 * d2 - log_norm[None, :]
         loglik -= loglik.max(axis=1, keepdims=True)
         post = np.exp(loglik)
@@ -129,3 +149,26 @@ class Classifier:
             unexplained=best_d > self.config.outlier_distance,
             distance=best_d,
         )
+
+
+def _edge_balance(mean: np.ndarray, sigma: np.ndarray | None = None) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """The edge balance of texture measures (…×T): the log of the rim's edge energy over the top's, and its
+    spread from the measures' spreads (``sigma``, …×T), or None for either when there is no rim and top
+    measure (or no spread given).
+
+    Both edge energies are gradients over brightness, and the rim and the top
+    of a cell are about as bright: a glare the light model missed adds white
+    light to both, which lowers each measure but leaves their balance. An
+    empty square under glare loses its texture; a white stone keeps its
+    shaded rim against its smooth top. A stone's top may show smoother still
+    (a frame sharper than calibration's), so a stone is only held to a
+    balance at least its own.
+    """
+    if mean.shape[-1] < 2:
+        return None, None
+    rim, top = np.maximum(mean[..., 0], BALANCE_FLOOR), np.maximum(mean[..., 1], BALANCE_FLOOR)
+    balance = np.log(rim / top)
+    if sigma is None:
+        return balance, None
+    spread = np.sqrt((sigma[..., 0] / rim) ** 2 + (sigma[..., 1] / top) ** 2)
+    return balance, spread

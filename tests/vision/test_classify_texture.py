@@ -1,0 +1,51 @@
+"""Texture against glare: a lamp's reflection the light model missed lowers every edge energy of a cell, but
+not the rim's against the top's, which tells an empty point from a white stone of the board's own colour."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision.classify import Classifier
+from vision.colour_model import ColourModel, StoneColour, TextureModel
+
+# a pale Go board whose white stones are the board's colour: the texture alone tells them apart
+BOARD = (76.8, -4.5, 7.8)
+EMPTY_TEXTURE = (0.32, 0.63, 0.85)  # rim, top, dark share: the crossing lines give the top its edges
+WHITE_TEXTURE = (0.71, 0.46, 0.83)  # a shaded rim around a smooth top
+
+
+def model() -> ColourModel:
+    return ColourModel(
+        geometry="points:3x3",
+        empty=(BOARD,) * 9,
+        empty_sigma=(2.0, 1.0, 1.5),
+        classes={
+            "o": StoneColour((78.0, -2.0, 2.5), (2.5, 1.0, 2.0), 4),
+            "x": StoneColour((15.0, 0.0, 0.0), (3.0, 1.0, 1.0), 4),
+        },
+        background=((0.85, 0.9, 0.9),) * 9,
+        texture=TextureModel(
+            empty=(EMPTY_TEXTURE,) * 9,
+            spread=(0.03, 0.05, 0.08),
+            stones={"o": (WHITE_TEXTURE, (0.07, 0.05, 0.08)), "x": ((3.45, 2.23, 0.44), (0.35, 0.22, 0.04))},
+        ),
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(washed=st.floats(0.55, 1.0), white=st.booleans())
+def test_a_glare_that_washes_out_a_cells_edges_leaves_an_empty_point_empty_and_a_white_stone_white(
+    washed: float, white: bool
+) -> None:
+    """The glare scales the rim's and the top's edge energy alike (down to about half) and lifts the dark
+    share towards one; the colour is the board's, so only the texture decides."""
+    classifier = Classifier(model())
+    rim, top, dark = WHITE_TEXTURE if white else EMPTY_TEXTURE
+    texture = np.tile(
+        np.array([rim * washed, top * washed, dark + (1 - dark) * (1 - washed) * 0.3], np.float32), (9, 1)
+    )
+    lab = np.tile(np.array([78.5, -2.0, 1.8], np.float32), (9, 1))
+    result = classifier.classify(lab, texture)
+    assert set(result.symbols) == {"o" if white else "."}
