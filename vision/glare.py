@@ -100,11 +100,15 @@ def patch_excess(corners: np.ndarray, reference: np.ndarray, gain: np.ndarray) -
     ``corners`` (N×C×3, BGR 0..1) are the patches in this frame, ``reference``
     the same on the calibration image (N×C×3), ``gain`` the frame's gain per
     cell (N×3). White light raises every channel alike, so the smallest
-    channel's excess is the added light; a clipped patch shows at least that.
+    excess of the unclipped channels is the added light: a light wood board
+    under a bright lamp clips its red channel all over, and that channel
+    shows less than the light added. A patch clipped in every channel shows
+    at least the light that clips it (a lower bound, flagged clipped).
     """
-    excess = (corners - gain[:, None, :] * reference).min(axis=2)
-    clipped = corners.max(axis=2) >= CLIPPED
-    return excess, clipped
+    lit = gain[:, None, :] * reference
+    excess = unclipped_excess(corners, lit)
+    clipped = ~np.isfinite(excess)
+    return np.where(clipped, clipped_need(corners, lit), excess), clipped
 
 
 def fit_glare_spot(

@@ -59,6 +59,23 @@ def test_a_clipped_spot_is_found_where_it_is_and_about_as_strong():
     assert spot.at(CENTRES)[far].max() < 0.05
 
 
+def test_a_spot_on_a_board_whose_red_channel_clips_all_over_is_found_from_the_other_two():
+    """A light wood board under a bright lamp: the camera clips red everywhere, so red shows none of the
+    lamp's reflection; blue and green still show it in full."""
+    rng = np.random.default_rng(3)
+    reference = np.clip(board(rng) * np.array([0.7, 0.9, 1.0]) + np.array([0.0, 0.0, 0.35]), 0.0, 0.96)
+    glare = spot_light(0.5, (4.0, 3.0), (1.5, 1.2))
+    corners = seen(reference, np.array([1.0, 1.0, 1.1]), glare, rng)
+    corners[..., 2] = np.maximum(corners[..., 2], 0.99)  # red: clipped all over
+    excess, clipped = patch_excess(corners, reference, np.tile([1.0, 1.0, 1.1], (len(POINTS), 1)))
+    assert not clipped.all(), "blue and green are measured"
+    spot = fit_glare_spot(POINTS, excess, clipped)
+    assert spot is not None
+    assert spot.peak == pytest.approx(0.5, rel=0.3)
+    brightest = CENTRES[int(np.argmax(spot.at(CENTRES)))]
+    assert np.linalg.norm(brightest - np.array([4.0, 3.0])) < 1.0
+
+
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 10_000), stones=st.integers(0, 12))
 def test_no_spot_is_seen_on_a_board_without_glare(seed, stones):
