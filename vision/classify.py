@@ -11,7 +11,10 @@ texture measure (never narrower than ``config.sigma_floor`` and
 likely class; its posterior probability is the confidence, and a cell below
 ``config.min_confidence`` reads ``?``. A cell far from every class
 (``config.outlier_distance``, in spreads) is *unexplained*: a hand, an arm or
-a dark shadow over it.
+a dark shadow over it. So is one whose nearest class is a little far in
+colour (``config.odd_colour``) and far in texture (``config.odd_texture``):
+skin as pale as the board shows neither a stone's rim nor the board's own
+lines or grain.
 """
 
 from __future__ import annotations
@@ -140,13 +143,18 @@ class Classifier:
         best = post.argmax(axis=1)
         conf = post[np.arange(len(best)), best]
         best_d = np.sqrt(colour_d2[np.arange(len(best)), best] / 3.0)
+        unexplained = best_d > self.config.outlier_distance
+        if texture is not None and self.texture_mean is not None:
+            # skin as pale as the board: near no class in colour, and far from the nearest in texture
+            texture_d2 = (d2 - colour_d2)[np.arange(len(best)), best]
+            unexplained |= (best_d > self.config.odd_colour) & (texture_d2 > self.config.odd_texture)
         symbols = tuple(
             self.names[b] if c >= self.config.min_confidence else "?" for b, c in zip(best, conf, strict=True)
         )
         return CellClasses(
             symbols=symbols,
             confidence=tuple(float(c) for c in conf),
-            unexplained=best_d > self.config.outlier_distance,
+            unexplained=unexplained,
             distance=best_d,
         )
 

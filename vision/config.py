@@ -82,6 +82,9 @@ class VisionConfig:
         calibrated ball covers of its disc there (see :mod:`vision.ball_peaks`).
         ``outlier_distance``: a cell whose normalised distance to every class
         exceeds this is unexplained (a hand, an arm, a strong shadow).
+        ``odd_colour`` and ``odd_texture``: a cell whose nearest class lies
+        further than ``odd_colour`` in colour (spreads) and ``odd_texture`` in
+        texture (squared spreads, summed) is unexplained too (pale skin).
         ``occluded_min_cells``: a frame with at least this many unexplained
         cells is occluded.
         ``covered_ratio``: a cell whose board surface near its corners differs
@@ -155,6 +158,8 @@ class VisionConfig:
     ball_glare_band: float = 0.4
     ball_need: float = 0.35
     outlier_distance: float = 6.0
+    odd_colour: float = 2.5
+    odd_texture: float = 24.0
     occluded_min_cells: int = 1
     covered_ratio: float = 0.25
     covered_floor: float = 0.15

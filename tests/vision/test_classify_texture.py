@@ -49,3 +49,22 @@ def test_a_glare_that_washes_out_a_cells_edges_leaves_an_empty_point_empty_and_a
     lab = np.tile(np.array([78.5, -2.0, 1.8], np.float32), (9, 1))
     result = classifier.classify(lab, texture)
     assert set(result.symbols) == {"o" if white else "."}
+
+
+def test_pale_skin_over_a_point_is_unexplained_and_the_stones_and_points_are_not() -> None:
+    """Skin as pale as the board lies a few spreads from the white stones' colour, and shows neither a
+    stone's shaded rim nor the point's lines: no class explains it. A white stone, an empty point, and a
+    washed-out empty point under a glare are all explained."""
+    classifier = Classifier(model())
+    skin = (66.0, 9.0, 14.0)
+    cells = [
+        (skin, (0.12, 0.10, 0.91)),
+        ((78.0, -2.0, 2.5), WHITE_TEXTURE),
+        (BOARD, EMPTY_TEXTURE),
+        ((78.5, -2.0, 1.8), (0.2, 0.4, 0.9)),
+    ]
+    lab = np.array([c for c, _ in cells] * 2 + [BOARD], np.float32)
+    texture = np.array([t for _, t in cells] * 2 + [EMPTY_TEXTURE], np.float32)
+    result = classifier.classify(lab, texture)
+    assert list(result.unexplained[:4]) == [True, False, False, False]
+    assert result.distance[0] < classifier.config.outlier_distance, "skin is no colour outlier alone"
