@@ -39,6 +39,9 @@ MIN_MEASURED = 0.5
 of those is bare board only while bare board is most of them. Where the glare clips the board, the ball and
 its shadow (up to two fifths of the cell with three balls) are what stays unclipped."""
 
+SHOWN_FLOOR = 0.7
+"""Least share of its disc one calibrated ball is taken to cover (see :func:`count_balls`)."""
+
 CLIPPED_SHARE = 0.5
 """Least share of a Kaskade cell's pixels, clipped in some channel, that says how much glare it has at least:
 more than three balls and their shadows cover."""
@@ -219,7 +222,9 @@ def count_balls(
     ``ball_area`` (N×K) holds the ball pixels one ball of each colour shows
     in each cell; a ball there covers at least ``need`` of that share of its
     disc (``radius_px``), and at least ``need`` of the whole disc where one
-    ball shows more than its disc (its shadow).
+    ball shows more than its disc (its shadow). The share is never taken
+    below ``SHOWN_FLOOR``: changed pixels strewn by noise cover a good part
+    of a disc here and there.
     """
     votes = pixels.votes
     n = votes.shape[0]
@@ -227,7 +232,7 @@ def count_balls(
         return BallCounts((".",) * n, (0,) * n, (1.0,) * n)
     per_colour = votes[:, :-1]
     colour = per_colour.argmax(axis=1)
-    shown = np.minimum(ball_area[np.arange(n), colour] / float(disc_pixels(radius_px).sum()), 1.0)
+    shown = np.clip(ball_area[np.arange(n), colour] / float(disc_pixels(radius_px).sum()), SHOWN_FLOOR, 1.0)
     peaks = find_balls(pixels.mask, grid, radius_px, need * shown)
     counts, margin = peaks.counts, peaks.margin
     purity = per_colour.max(axis=1) / np.maximum(per_colour.sum(axis=1), 1.0)

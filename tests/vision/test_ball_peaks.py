@@ -118,3 +118,24 @@ def test_counts_name_the_colour_most_ball_pixels_lie_near_and_say_how_sure() -> 
     assert result.counts == (2, 1)
     assert result.symbols == ("x", "o")
     assert min(result.confidence) >= CONFIG.min_confidence
+
+
+def test_a_calibration_that_saw_almost_nothing_of_a_ball_does_not_make_noise_count() -> None:
+    """A cell whose calibration ball showed only a few pixels (a black ball's sheen on a dark square) still
+    needs most of a disc's worth of changed pixels: sensor noise, which changes up to one pixel in twenty of
+    an empty cell, covers that much nowhere."""
+    model = ColourModel(
+        geometry="grid:2x1",
+        empty=((20.0, 0.0, 0.0),) * 2,
+        empty_sigma=(1.0, 1.0, 1.0),
+        classes={"x": StoneColour((8.0, 0.0, 0.0), (4.0, 2.0, 2.0), 2)},
+        background=((0.2, 0.2, 0.2),) * 2,
+    )
+    rng = np.random.default_rng(11)
+    mask = rng.random((2, len(DU))) < 0.05
+    votes = np.column_stack([mask.sum(axis=1), np.zeros(2)]).astype(float)
+    area = np.full((2, 1), CONFIG.ball_min_area)
+    result = count_balls(
+        BallPixels(mask=mask, votes=votes), area, Classifier(model, CONFIG), GRID, RADIUS, CONFIG.ball_need
+    )
+    assert result.counts == (0, 0)
