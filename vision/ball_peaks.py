@@ -30,23 +30,35 @@ CLEAR_MARGIN = 0.1
 
 @dataclass(frozen=True, eq=False)
 class DiskGrid:
-    """Where each pixel of a cell's wide disk lies on a small square canvas: ``rows``, ``cols`` (P) on a
-    ``side``×``side`` canvas whose edge is ``pad`` pixels away from the disk."""
+    """Where each pixel of a cell's wide disk lies on a small square canvas (``rows``, ``cols``, P, on a
+    ``side``×``side`` canvas), and the disc of one ball (``radius_px``) its response is measured with:
+    ``disc`` sums to one, ``disc_area`` is its pixel count. Built once per reader."""
 
     rows: np.ndarray
     cols: np.ndarray
     side: int
-    pad: int
+    radius_px: float
+    disc: np.ndarray
+    disc_area: float
 
     @classmethod
     def of(cls, du: np.ndarray, dv: np.ndarray, radius_px: float) -> DiskGrid:
-        """The grid of disk pixels at offsets ``du``, ``dv`` from the cell's centre, padded for a disc of
+        """The grid of disk pixels at offsets ``du``, ``dv`` from the cell's centre, padded for a ball's disc of
         ``radius_px`` so that no response reaches across to the next cell."""
         pad = int(np.ceil(radius_px)) + 1
         cols = du - du.min() + pad
         rows = dv - dv.min() + pad
         side = int(max(rows.max(), cols.max())) + 1 + pad
-        return cls(rows=rows.astype(np.intp), cols=cols.astype(np.intp), side=side, pad=pad)
+        disc = _disc_pixels(radius_px)
+        area = float(disc.sum())
+        return cls(
+            rows=rows.astype(np.intp),
+            cols=cols.astype(np.intp),
+            side=side,
+            radius_px=float(radius_px),
+            disc=disc / area,
+            disc_area=area,
+        )
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,25 +69,23 @@ class Peaks:
     margin: np.ndarray
 
 
-def disc_pixels(radius_px: float) -> np.ndarray:
+def _disc_pixels(radius_px: float) -> np.ndarray:
     """The pixels (a square 0/1 array) of a disc of ``radius_px`` around its middle pixel."""
     k = int(np.ceil(radius_px))
     yy, xx = np.mgrid[-k : k + 1, -k : k + 1]
     return (xx**2 + yy**2 <= radius_px**2).astype(np.float32)
 
 
-def _response(canvas: np.ndarray, side: int, radius_px: float) -> np.ndarray:
-    """The share (0..1) of a disc of ``radius_px`` around every pixel of each cell's canvas (N×side²) that
-    its changed pixels cover: N×side²."""
-    n = canvas.shape[0]
-    disc = disc_pixels(radius_px)
-    disc /= disc.sum()
+def _response(canvas: np.ndarray, grid: DiskGrid) -> np.ndarray:
+    """The share (0..1) of a ball's disc around every pixel of each cell's canvas (N×side²) that its changed
+    pixels cover: N×side²."""
+    n, side = canvas.shape[0], grid.side
     # cells stacked one above the other: each is padded by more than the disc's reach, so none sees the next
-    stacked = cv2.filter2D(canvas.reshape(n * side, side), -1, disc, borderType=cv2.BORDER_CONSTANT)
+    stacked = cv2.filter2D(canvas.reshape(n * side, side), -1, grid.disc, borderType=cv2.BORDER_CONSTANT)
     return stacked.reshape(n, side * side)
 
 
-def find_balls(mask: np.ndarray, grid: DiskGrid, radius_px: float, need: np.ndarray) -> Peaks:
+def find_balls(mask: np.ndarray, grid: DiskGrid, need: np.ndarray) -> Peaks:
     """Count the balls of every cell from its changed pixels ``mask`` (N×P): the strongest disc response,
     if at least ``need`` (N), is a ball; so is the next strongest at least ``APART`` radii from every ball
     found, and so on, up to ``MAX_BALLS``.
@@ -93,7 +103,7 @@ def find_balls(mask: np.ndarray, grid: DiskGrid, radius_px: float, need: np.ndar
     searching = np.ones(n, bool)
     taken = np.zeros((n, side * side), bool)
     rows = np.arange(n)
-    live = _response(canvas.reshape(n, -1), side, radius_px)
+    live = _response(canvas.reshape(n, -1), grid)
     for _ in range(MAX_BALLS):
         live[taken] = -1.0
         best = live.argmax(axis=1)
@@ -104,7 +114,7 @@ def find_balls(mask: np.ndarray, grid: DiskGrid, radius_px: float, need: np.ndar
         counts[found] += 1
         weakest[found] = np.minimum(weakest[found], value[found])
         near = (xs[None, :] - xs[best][:, None]) ** 2 + (ys[None, :] - ys[best][:, None]) ** 2
-        taken |= found[:, None] & (near < (APART * radius_px) ** 2)
+        taken |= found[:, None] & (near < (APART * grid.radius_px) ** 2)
         searching = found
     live[taken] = -1.0
     left = np.maximum(live.max(axis=1), 0.0)

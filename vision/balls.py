@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.ball_peaks import DiskGrid, disc_pixels, find_balls
+from vision.ball_peaks import DiskGrid, find_balls
 from vision.classify import Classifier
 from vision.colour_model import ColourModel
 from vision.config import VisionConfig
@@ -214,14 +214,13 @@ def count_balls(
     ball_area: np.ndarray,
     classifier: Classifier,
     grid: DiskGrid,
-    radius_px: float,
     need: float,
 ) -> BallCounts:
     """Counts and colours from the ball pixels of each cell (see :func:`ball_pixels`), laid out on ``grid``.
 
     ``ball_area`` (N×K) holds the ball pixels one ball of each colour shows
     in each cell; a ball there covers at least ``need`` of that share of its
-    disc (``radius_px``), and at least ``need`` of the whole disc where one
+    disc (``grid.radius_px``), and at least ``need`` of the whole disc where one
     ball shows more than its disc (its shadow). The share is never taken
     below ``SHOWN_FLOOR``: changed pixels strewn by noise cover a good part
     of a disc here and there.
@@ -232,8 +231,8 @@ def count_balls(
         return BallCounts((".",) * n, (0,) * n, (1.0,) * n)
     per_colour = votes[:, :-1]
     colour = per_colour.argmax(axis=1)
-    shown = np.clip(ball_area[np.arange(n), colour] / float(disc_pixels(radius_px).sum()), SHOWN_FLOOR, 1.0)
-    peaks = find_balls(pixels.mask, grid, radius_px, need * shown)
+    shown = np.clip(ball_area[np.arange(n), colour] / grid.disc_area, SHOWN_FLOOR, 1.0)
+    peaks = find_balls(pixels.mask, grid, need * shown)
     counts, margin = peaks.counts, peaks.margin
     purity = per_colour.max(axis=1) / np.maximum(per_colour.sum(axis=1), 1.0)
     names = classifier.names[1:]

@@ -94,9 +94,9 @@ class BoardReader:
             else np.full((len(geometry.cells), len(colour_model.classes)), self._default_ball_area())
         )
         cell_index = self.rectifier.cell_index
-        self.ball_radius_px = self.config.ball_radius * self.rectifier.px
         offsets = self.rectifier.cell_offsets
-        self.ball_grid = None if offsets is None else DiskGrid.of(*offsets, self.ball_radius_px)
+        radius_px = self.config.ball_radius * self.rectifier.px
+        self.ball_grid = None if offsets is None else DiskGrid.of(*offsets, radius_px)
         self.empty_pixels = None if cell_index is None else EmptyPixels.of(colour_model, cell_index.shape[1])
         self._location: Location | None = None
         self.corner_reference = None if colour_model.corners is None else np.array(colour_model.corners, np.float32)
@@ -182,7 +182,6 @@ class BoardReader:
                 self.ball_area,
                 self.classifier,
                 self.ball_grid,
-                self.ball_radius_px,
                 self.config.ball_need,
             )
             counts = balls.counts

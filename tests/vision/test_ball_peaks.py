@@ -67,7 +67,7 @@ def test_balls_that_touch_or_lie_apart_count_one_each_with_their_shadows(
     mask = np.zeros(len(DU), bool)
     for x, y in centres:
         mask |= disc((x, y)) | disc((x + shadow[0] * RADIUS, y + shadow[1] * RADIUS))
-    peaks = find_balls(mask[None, :], GRID, RADIUS, np.array([CONFIG.ball_need]))
+    peaks = find_balls(mask[None, :], GRID, np.array([CONFIG.ball_need]))
     assert peaks.counts[0] == count
 
 
@@ -83,7 +83,7 @@ def test_three_broken_rings_count_three_where_one_ball_shows_a_broken_ring() -> 
     assert mask.sum() < 2 * one_disc, "the rings show less than two whole balls"
     one_ring = 0.75 * (disc((0.0, 0.0)) & ~disc((0.0, 0.0), 0.55 * RADIUS)).sum()
     shown = one_ring / one_disc
-    peaks = find_balls(mask[None, :], GRID, RADIUS, np.array([CONFIG.ball_need * shown]))
+    peaks = find_balls(mask[None, :], GRID, np.array([CONFIG.ball_need * shown]))
     assert peaks.counts[0] == 3
     assert peaks.margin[0] > 0.5
 
@@ -93,7 +93,7 @@ def test_scattered_noise_and_a_thin_grid_line_are_no_ball() -> None:
     rng = np.random.default_rng(9)
     noise = rng.random(len(DU)) < 0.12
     line = np.abs(DU - 3) <= 0
-    peaks = find_balls(np.stack([noise, line]), GRID, RADIUS, np.full(2, CONFIG.ball_need))
+    peaks = find_balls(np.stack([noise, line]), GRID, np.full(2, CONFIG.ball_need))
     assert tuple(peaks.counts) == (0, 0)
     assert (peaks.margin > 0.5).all()
 
@@ -114,7 +114,7 @@ def test_counts_name_the_colour_most_ball_pixels_lie_near_and_say_how_sure() -> 
     mask = np.stack([disc((-4.0, 0.0)) | disc((4.0, 1.0)), disc((1.0, 2.0))])
     votes = np.array([[0.0, mask[0].sum(), 0.0], [mask[1].sum() / 2, 0.0, mask[1].sum() / 2]])
     area = np.full((2, 2), float(disc((0.0, 0.0)).sum()))
-    result = count_balls(BallPixels(mask=mask, votes=votes), area, classifier, GRID, RADIUS, CONFIG.ball_need)
+    result = count_balls(BallPixels(mask=mask, votes=votes), area, classifier, GRID, CONFIG.ball_need)
     assert result.counts == (2, 1)
     assert result.symbols == ("x", "o")
     assert min(result.confidence) >= CONFIG.min_confidence
@@ -135,7 +135,5 @@ def test_a_calibration_that_saw_almost_nothing_of_a_ball_does_not_make_noise_cou
     mask = rng.random((2, len(DU))) < 0.05
     votes = np.column_stack([mask.sum(axis=1), np.zeros(2)]).astype(float)
     area = np.full((2, 1), CONFIG.ball_min_area)
-    result = count_balls(
-        BallPixels(mask=mask, votes=votes), area, Classifier(model, CONFIG), GRID, RADIUS, CONFIG.ball_need
-    )
+    result = count_balls(BallPixels(mask=mask, votes=votes), area, Classifier(model, CONFIG), GRID, CONFIG.ball_need)
     assert result.counts == (0, 0)

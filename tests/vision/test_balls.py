@@ -52,14 +52,20 @@ def cells_of(
     )
 
 
+def votes_without_glare(seen: np.ndarray, classifier: Classifier, empty: EmptyPixels) -> np.ndarray:
+    """The ball pixels' colour votes (N×(K+1)) of cells ``seen`` (N×P×3) in the calibration light, no glare."""
+    n = len(seen)
+    return ball_pixels(
+        seen, np.ones((n, 3), np.float32), np.zeros(n, np.float32), classifier, VisionConfig(), empty
+    ).votes
+
+
 def test_a_black_ball_on_a_black_square_shows_and_noise_on_black_does_not() -> None:
     classifier, empty = cells_of(SQUARE, 2, {"o": WHITE_BALL, "x": BLACK_BALL})
     rng = np.random.default_rng(2)
     seen = empty.bgr + rng.normal(0.0, 0.008, empty.bgr.shape).astype(np.float32)  # sensor noise
     seen[0, :40] = [0.08, 0.08, 0.09]  # a black ball's body: half as bright as the square, few Lab units darker
-    counts = ball_pixels(
-        seen, np.ones((2, 3), np.float32), np.zeros(2, np.float32), classifier, VisionConfig(), empty
-    ).votes
+    counts = votes_without_glare(seen, classifier, empty)
     black = list(classifier.names[1:]).index("x")
     assert counts[0, black] >= 35
     assert counts[1].sum() <= 2
@@ -106,9 +112,7 @@ def test_a_black_ball_a_third_darker_than_a_black_square_shows() -> None:
     rng = np.random.default_rng(4)
     seen = empty.bgr + rng.normal(0.0, 0.006, empty.bgr.shape).astype(np.float32)
     seen[0, :40] = SQUARE * 0.7
-    counts = ball_pixels(
-        seen, np.ones((1, 3), np.float32), np.zeros(1, np.float32), classifier, VisionConfig(), empty
-    ).votes
+    counts = votes_without_glare(seen, classifier, empty)
     black = list(classifier.names[1:]).index("x")
     assert counts[0, black] >= 35
     assert counts[0].sum() <= 44
