@@ -7,7 +7,11 @@ colour of the model, as a Gaussian with a spread per channel and per
 texture measure (never narrower than ``config.sigma_floor`` and
 ``config.texture_sigma_floor``). Each texture measure counts at most
 ``config.texture_max_penalty`` against a class, so that no single measure
-(a neighbour's shadow on a rim, a lamp's reflection) decides alone. The symbol is the most
+(a neighbour's shadow on a rim, a lamp's reflection) decides alone; all but
+a stone's rim seen weaker than its own, which counts in full: a stone's
+outline shows against the board in any light (its shaded side against the
+board, brighter still under glare), while glare can wash a bare cell flat
+and white as a white stone. The symbol is the most
 likely class; its posterior probability is the confidence, and a cell below
 ``config.min_confidence`` reads ``?``. A cell far from every class
 (``config.outlier_distance``, in spreads) is *unexplained*: a hand, an arm or
@@ -113,7 +117,10 @@ class Classifier:
         if self.texture_mean is None or texture is None:
             return np.zeros((0 if texture is None else len(texture), len(self.names)))
         z = (texture[:, None, :] - self.texture_mean) / self.texture_sigma[None, :, :]
-        d2 = np.nan_to_num(np.minimum(z**2, self.config.texture_max_penalty), nan=0.0).sum(axis=2)
+        d2 = np.minimum(z**2, self.config.texture_max_penalty)
+        # a stone's outline shows against the board in any light: a stone's rim weaker than its own counts in full
+        d2[:, 1:, 0] = np.where(z[:, 1:, 0] < 0, z[:, 1:, 0] ** 2, d2[:, 1:, 0])
+        d2 = np.nan_to_num(d2, nan=0.0).sum(axis=2)
         if self.balance_mean is None or self.balance_sigma is None:
             return d2
         seen, _ = _edge_balance(texture[:, None, :])

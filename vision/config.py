@@ -64,7 +64,8 @@ class VisionConfig:
         ``texture_sigma_floor`` and ``texture_relative_floor``: smallest
         spread of a texture measure, and the same as a share of its value.
         ``texture_max_penalty``: the most (squared spreads) one texture
-        measure may count against a class.
+        measure may count against a class (a stone's rim seen weaker than
+        its own counts in full, see :mod:`vision.classify`).
         ``pixel_sigma_floor``: smallest per-channel spread (Lab units) of a
         single pixel's colour when Kaskade balls are counted pixel by pixel.
         ``ball_pixel_change``: a pixel of a Kaskade cell further than this

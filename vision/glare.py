@@ -320,7 +320,23 @@ def clipped_glare(
     shown = unclipped_excess(disk, lit)
     needed = clipped_need(disk, lit)
     shown = np.where(np.isfinite(shown), shown, needed)  # clipped in every channel: it shows what it needs
-    stone = gain[:, None, :] * stones_bgr[None, :, :] + veil * glare[:, None, None]
-    stone_clips = np.all((stone >= CLIPPED - STONE_SPREAD) | ~clipped[:, None, :], axis=2).any(axis=1)
-    reads_bare = clipped.any(axis=1) & (shown >= needed - CLIP_AGREEMENT) & ~stone_clips
+    reads_bare = (
+        clipped.any(axis=1) & (shown >= needed - CLIP_AGREEMENT) & ~stone_may_clip(disk, gain, glare, stones_bgr, veil)
+    )
     return np.where(reads_bare, np.maximum(np.maximum(shown, needed), glare), glare).astype(np.float32)
+
+
+def stone_may_clip(
+    disk: np.ndarray,
+    gain: np.ndarray,
+    glare: np.ndarray,
+    stones_bgr: np.ndarray,
+    veil: float,
+    spread: float = STONE_SPREAD,
+) -> np.ndarray:
+    """Whether some stone (``stones_bgr``, K×3) could clip each disk's (N×3) clipped channels under this light
+    (N): ``gain`` and the ``veil`` of ``glare`` that reaches a stone, the stone up to ``spread`` brighter than
+    calibrated."""
+    clipped = disk >= CLIPPED
+    stone = gain[:, None, :] * stones_bgr[None, :, :] + veil * glare[:, None, None]
+    return np.all((stone >= CLIPPED - spread) | ~clipped[:, None, :], axis=2).any(axis=1)

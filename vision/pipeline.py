@@ -21,7 +21,7 @@ from vision.classify import Classifier
 from vision.colour_model import ColourModel, light_correction
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError
-from vision.glare import GlareSpot, clipped_glare, fit_frame_light, remove_board_light
+from vision.glare import GlareSpot, clipped_glare, fit_frame_light, remove_board_light, stone_may_clip
 from vision.light import (
     CLIPPED,
     covered_cells,
@@ -163,9 +163,16 @@ class BoardReader:
         stone_lab = bgr_to_lab(remove_light(measures.disk, gain, glare * self.config.stone_glare))
         texture = measures.texture
         if texture is not None:
-            # a disk the camera clipped all over shows no texture at all: bare board under glare, or nothing to tell
+            # a disk the camera clipped all over shows no top texture: bare board under glare, or nothing to tell.
+            # Its rim still shows a stone's outline, or none, unless a stone clips there too (a lamp too bright):
+            # its outline then fades into the clipped board
             blind = np.all(measures.disk >= CLIPPED, axis=1)
-            texture = np.where(blind.reshape(-1, 1), np.nan, texture)
+            stone_blind = stone_may_clip(
+                measures.disk, gain, glare, self.classifier.stones_bgr, self.config.stone_glare, spread=0.0
+            )
+            texture = texture.copy()
+            texture[blind, 1:] = np.nan
+            texture[blind & stone_blind, 0] = np.nan
         classes = self.classifier.classify(lab, texture, stone_lab)
         symbols, confidence, counts = classes.symbols, classes.confidence, None
         if measures.pixels is not None and self.ball_grid is not None:

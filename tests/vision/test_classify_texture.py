@@ -14,6 +14,7 @@ from vision.colour_model import ColourModel, StoneColour, TextureModel
 BOARD = (76.8, -4.5, 7.8)
 EMPTY_TEXTURE = (0.32, 0.63, 0.85)  # rim, top, dark share: the crossing lines give the top its edges
 WHITE_TEXTURE = (0.71, 0.46, 0.83)  # a shaded rim around a smooth top
+WHITE = (78.0, -2.0, 2.5)
 
 
 def model() -> ColourModel:
@@ -22,7 +23,7 @@ def model() -> ColourModel:
         empty=(BOARD,) * 9,
         empty_sigma=(2.0, 1.0, 1.5),
         classes={
-            "o": StoneColour((78.0, -2.0, 2.5), (2.5, 1.0, 2.0), 4),
+            "o": StoneColour(WHITE, (2.5, 1.0, 2.0), 4),
             "x": StoneColour((15.0, 0.0, 0.0), (3.0, 1.0, 1.0), 4),
         },
         background=((0.85, 0.9, 0.9),) * 9,
@@ -68,3 +69,19 @@ def test_pale_skin_over_a_point_is_unexplained_and_the_stones_and_points_are_not
     result = classifier.classify(lab, texture)
     assert list(result.unexplained[:4]) == [True, False, False, False]
     assert result.distance[0] < classifier.config.outlier_distance, "skin is no colour outlier alone"
+
+
+@settings(max_examples=60, deadline=None)
+@given(washed=st.floats(0.0, 0.3), clipped=st.booleans(), blur=st.floats(0.75, 1.0))
+def test_a_bare_cell_a_glare_washes_flat_and_white_is_no_white_stone(washed: float, clipped: bool, blur: float) -> None:
+    """In a strong spot's core the bare board clips as white as a white stone, and its lines and grain fade
+    away (all of the top where the disk is clipped). A white stone there still shows its outline, weakened at
+    most by blur."""
+    classifier = Classifier(model())
+    white = np.array(WHITE, np.float32)
+    rim, top, dark = EMPTY_TEXTURE
+    bare = [rim * washed, np.nan if clipped else top * washed, np.nan if clipped else 1.0 - washed * (1.0 - dark)]
+    stone = [WHITE_TEXTURE[0] * blur, WHITE_TEXTURE[1] * blur, WHITE_TEXTURE[2]]
+    texture = np.array([bare, stone] * 4 + [bare], np.float32)
+    result = classifier.classify(np.tile(white, (9, 1)), texture)
+    assert result.symbols == (".", "o") * 4 + (".",)
