@@ -11,7 +11,9 @@ texture measure (never narrower than ``config.sigma_floor`` and
 a stone's rim seen weaker than its own, which counts in full: a stone's
 outline shows against the board in any light (its shaded side against the
 board, brighter still under glare), while glare can wash a bare cell flat
-and white as a white stone. The symbol is the most
+and white as a white stone. The bare board's own texture is compared as
+washed out by the light over the cell and by blur (see
+:meth:`Classifier.washed_empty`). The symbol is the most
 likely class; its posterior probability is the confidence, and a cell below
 ``config.min_confidence`` reads ``?``. A cell far from every class
 (``config.outlier_distance``, in spreads) is *unexplained*: a hand, an arm or
@@ -110,13 +112,43 @@ class Classifier:
         """Squared normalised distance of each cell's Lab measure (N×3) to its own empty colour."""
         return (((lab - self.empty) / self.empty_sigma) ** 2).sum(axis=1)
 
-    def texture_distances(self, texture: np.ndarray | None) -> np.ndarray:
+    def washed_empty(self, texture: np.ndarray, wash: np.ndarray) -> np.ndarray:
+        """Each cell's empty texture (N×3: rim, top, dark share) washed out as far as best explains the cell's
+        ``texture`` (N×3, NaN where not seen), but no further than ``wash`` (N, 0..1; 1: not at all).
+
+        Light added evenly over a cell, or a blur, keeps the bare board's
+        pattern but weakens it: a wash ``s`` scales both edge energies by
+        ``s`` and moves the dark share ``d`` to ``1 - s·(1 - d)``. The best
+        ``s`` is a weighted least-squares fit (each measure by its spread).
+        A stone's texture is never washed: its outline and its shade stand
+        out of the board's glare (a stone hides it), and a blur weakens them
+        far less than a board's fine lines.
+        """
+        assert self.texture_mean is not None
+        mean = self.texture_mean[:, 0, :]
+        # texture ≈ base + s·slope
+        base = np.zeros_like(mean)
+        base[:, 2] = 1.0
+        slope = mean - base
+        weight = np.isfinite(texture) / self.texture_sigma[0] ** 2
+        seen = np.nan_to_num(texture - base, nan=0.0)
+        fit = (weight * seen * slope).sum(axis=1)
+        norm = (weight * slope * slope).sum(axis=1)
+        s = np.where(norm > 0, fit / np.maximum(norm, 1e-12), 1.0)
+        return base + np.clip(s, wash, 1.0)[:, None] * slope
+
+    def texture_distances(self, texture: np.ndarray | None, wash: np.ndarray | None = None) -> np.ndarray:
         """Squared normalised distance of each cell's texture (N×T) to each class, each measure capped
-        at ``config.texture_max_penalty``; zeros without a texture model or measure, and for a measure that is
-        NaN (not seen)."""
+        at ``config.texture_max_penalty`` (but a stone's weak rim); zeros without a texture model or measure, and
+        for a measure that is NaN (not seen). With ``wash`` (N), each cell's empty texture is first washed out
+        (see :meth:`washed_empty`)."""
         if self.texture_mean is None or texture is None:
             return np.zeros((0 if texture is None else len(texture), len(self.names)))
-        z = (texture[:, None, :] - self.texture_mean) / self.texture_sigma[None, :, :]
+        mean = self.texture_mean
+        if wash is not None and mean.shape[2] == 3:
+            mean = mean.copy()
+            mean[:, 0, :] = self.washed_empty(texture, wash)
+        z = (texture[:, None, :] - mean) / self.texture_sigma[None, :, :]
         d2 = np.minimum(z**2, self.config.texture_max_penalty)
         # a stone's outline shows against the board in any light: a stone's rim weaker than its own counts in full
         d2[:, 1:, 0] = np.where(z[:, 1:, 0] < 0, z[:, 1:, 0] ** 2, d2[:, 1:, 0])
@@ -131,15 +163,20 @@ class Classifier:
         return d2 + np.nan_to_num(np.minimum(zb**2, self.config.texture_max_penalty), nan=0.0)
 
     def classify(
-        self, lab: np.ndarray, texture: np.ndarray | None = None, stone_lab: np.ndarray | None = None
+        self,
+        lab: np.ndarray,
+        texture: np.ndarray | None = None,
+        stone_lab: np.ndarray | None = None,
+        wash: np.ndarray | None = None,
     ) -> CellClasses:
-        """Classify each cell from its Lab measure (an N×3 array) and, when given, its texture (N×T) and the
-        colour to judge stones on (N×3, see :meth:`distances`)."""
+        """Classify each cell from its Lab measure (an N×3 array) and, when given, its texture (N×T), the
+        colour to judge stones on (N×3, see :meth:`distances`) and how far the bare board's texture may be washed
+        out (N, see :meth:`washed_empty`)."""
         colour_d2 = self.distances(lab, stone_lab)
         log_norm = np.concatenate([[np.log(self.empty_sigma).sum()], np.log(self.sigmas).sum(axis=1)])
         d2 = colour_d2
         if texture is not None and self.texture_mean is not None:
-            d2 = colour_d2 + self.texture_distances(texture)
+            d2 = colour_d2 + self.texture_distances(texture, wash)
             log_norm = log_norm + np.log(self.texture_sigma).sum(axis=1)
         # the edge balance is no measure of its own but of the rim and top against each other: its spreads come
         # from theirs, already counted in the norm

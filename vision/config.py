@@ -66,6 +66,9 @@ class VisionConfig:
         ``texture_max_penalty``: the most (squared spreads) one texture
         measure may count against a class (a stone's rim seen weaker than
         its own counts in full, see :mod:`vision.classify`).
+        ``texture_wash``: share of the bare board's edges a blur may wash
+        out beyond what the light added over a cell explains (see
+        :meth:`~vision.classify.Classifier.washed_empty`).
         ``pixel_sigma_floor``: smallest per-channel spread (Lab units) of a
         single pixel's colour when Kaskade balls are counted pixel by pixel.
         ``ball_pixel_change``: a pixel of a Kaskade cell further than this
@@ -151,6 +154,7 @@ class VisionConfig:
     texture_sigma_floor: float = 0.03
     texture_relative_floor: float = 0.1
     texture_max_penalty: float = 16.0
+    texture_wash: float = 0.7
     pixel_sigma_floor: float = 8.0
     ball_pixel_change: float = 12.0
     ball_dark_ratio: float = 0.25

@@ -34,6 +34,27 @@ import numpy as np
 from referee.geometry import Geometry, Layout
 from vision.config import VisionConfig
 
+GREY_FLOOR = 8.0
+"""Added to every brightness (grey levels, 0..255) a texture measure is divided by, so that noise on a dark
+square does not pass for edges."""
+
+GREY_WEIGHTS = np.array([0.114, 0.587, 0.299], np.float32)
+"""Weights of the blue, green and red channels in OpenCV's grey."""
+
+
+def light_wash(seen: np.ndarray, expected: np.ndarray) -> np.ndarray:
+    """How much of a cell's texture survives the light added over it (N, 0..1): colours ``seen`` against
+    those ``expected`` without that light (both N×3 BGR, 0..1).
+
+    Every texture measure is divided by the brightness it is taken at, and
+    white light added evenly over a cell (glare) adds to that brightness but
+    no edges: the edge energies shrink by this factor, and the dark share
+    moves as far towards one.
+    """
+    seen_grey = seen @ GREY_WEIGHTS * 255.0
+    expected_grey = expected @ GREY_WEIGHTS * 255.0
+    return np.clip((expected_grey + GREY_FLOOR) / (seen_grey + GREY_FLOOR), 0.0, 1.0).astype(np.float32)
+
 
 @dataclass(frozen=True, eq=False)
 class CellMeasures:
@@ -196,12 +217,12 @@ class Rectifier:
             cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
         ).ravel()
         grey = grey.ravel()
-        rim = edges[self.rim_index].mean(axis=1) / (grey[self.rim_index].mean(axis=1) + 8.0)
+        rim = edges[self.rim_index].mean(axis=1) / (grey[self.rim_index].mean(axis=1) + GREY_FLOOR)
         top_grey = grey[self.top_index]
-        top = edges[self.top_index].mean(axis=1) / (top_grey.mean(axis=1) + 8.0)
+        top = edges[self.top_index].mean(axis=1) / (top_grey.mean(axis=1) + GREY_FLOOR)
         tenth = max(1, top_grey.shape[1] // 10)
         ordered = np.partition(top_grey, (tenth, top_grey.shape[1] // 2), axis=1)
-        dark = ordered[:, tenth] / (ordered[:, top_grey.shape[1] // 2] + 8.0)
+        dark = ordered[:, tenth] / (ordered[:, top_grey.shape[1] // 2] + GREY_FLOOR)
         return np.column_stack([rim, top, dark]).astype(np.float32)
 
 

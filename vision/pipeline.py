@@ -33,7 +33,7 @@ from vision.light import (
     remove_light,
 )
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
-from vision.measure import CellMeasures, Rectifier, bgr_to_lab
+from vision.measure import CellMeasures, Rectifier, bgr_to_lab, light_wash
 
 GLARE_ROUNDS = 3
 """Rounds of fitting the frame's gain without the glare spot, then the spot under that gain."""
@@ -173,7 +173,9 @@ class BoardReader:
             texture = texture.copy()
             texture[blind, 1:] = np.nan
             texture[blind & stone_blind, 0] = np.nan
-        classes = self.classifier.classify(lab, texture, stone_lab)
+        # the bare board's texture may be washed out as far as the light over it explains, and a blur more
+        wash = light_wash(measures.disk, gain * self.classifier.empty_bgr) * self.config.texture_wash
+        classes = self.classifier.classify(lab, texture, stone_lab, wash)
         symbols, confidence, counts = classes.symbols, classes.confidence, None
         if measures.pixels is not None and self.ball_grid is not None:
             balls = count_balls(

@@ -3,12 +3,16 @@ not the rim's against the top's, which tells an empty point from a white stone o
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from vision.classify import Classifier
 from vision.colour_model import ColourModel, StoneColour, TextureModel
+from vision.measure import GREY_FLOOR, light_wash
 
 # a pale Go board whose white stones are the board's colour: the texture alone tells them apart
 BOARD = (76.8, -4.5, 7.8)
@@ -66,8 +70,9 @@ def test_pale_skin_over_a_point_is_unexplained_and_the_stones_and_points_are_not
     ]
     lab = np.array([c for c, _ in cells] * 2 + [BOARD], np.float32)
     texture = np.array([t for _, t in cells] * 2 + [EMPTY_TEXTURE], np.float32)
-    result = classifier.classify(lab, texture)
-    assert list(result.unexplained[:4]) == [True, False, False, False]
+    for wash in (None, np.full(9, classifier.config.texture_wash, np.float32)):
+        result = classifier.classify(lab, texture, wash=wash)
+        assert list(result.unexplained[:4]) == [True, False, False, False]
     assert result.distance[0] < classifier.config.outlier_distance, "skin is no colour outlier alone"
 
 
@@ -85,3 +90,39 @@ def test_a_bare_cell_a_glare_washes_flat_and_white_is_no_white_stone(washed: flo
     texture = np.array([bare, stone] * 4 + [bare], np.float32)
     result = classifier.classify(np.tile(white, (9, 1)), texture)
     assert result.symbols == (".", "o") * 4 + (".",)
+
+
+LINES_TEXTURE = (0.68, 1.63, 0.65)  # an empty point whose crossing lines reach its rim as well
+
+
+@settings(max_examples=40, deadline=None)
+@given(washed=st.floats(0.35, 0.55))
+def test_an_empty_point_washed_out_as_far_as_the_light_over_it_explains_stays_empty(washed: float) -> None:
+    """The flank of a lamp's spot, and a blur, weaken a point's lines to a third of their calibrated energy
+    and lift the bare board's colour towards a white stone's. In proportion, rim against top, they are still
+    the point's lines, and the light over the cell explains how weak they are."""
+    calibrated = model()
+    assert calibrated.texture is not None
+    lines = dataclasses.replace(
+        calibrated,
+        texture=dataclasses.replace(calibrated.texture, empty=(LINES_TEXTURE,) * 9, spread=(0.07, 0.15, 0.06)),
+    )
+    classifier = Classifier(lines)
+    rim, top, dark = LINES_TEXTURE
+    point = [rim * washed, top * washed, 1.0 - washed * (1.0 - dark)]
+    texture = np.array([point, WHITE_TEXTURE] * 4 + [point], np.float32)
+    board = np.tile(np.array(BOARD, np.float32) + np.array([20.0, 2.0, -8.0], np.float32), (9, 1))
+    stone = np.tile(np.array(WHITE, np.float32), (9, 1))
+    explained = np.full(9, washed * 0.9, np.float32)
+    result = classifier.classify(board, texture, stone, wash=explained)
+    assert result.symbols == (".", "o") * 4 + (".",)
+
+
+def test_the_light_wash_is_the_share_of_the_brightness_the_light_over_a_cell_did_not_add() -> None:
+    board = np.array([[0.5, 0.5, 0.5]] * 3, np.float32)
+    seen = board + np.array([[0.0], [0.25], [0.5]], np.float32)
+    shade = np.array([[0.25, 0.25, 0.25]], np.float32)
+    wash = light_wash(np.vstack([seen, shade]), np.vstack([board, board[:1]]))
+    grey = 0.5 * 255 + GREY_FLOOR
+    assert wash[:3] == pytest.approx([1.0, grey / (grey + 0.25 * 255), grey / (grey + 0.5 * 255)], rel=1e-4)
+    assert wash[3] == 1.0, "a cell darker than the board (a stone, a shadow) is washed by nothing"
