@@ -95,7 +95,10 @@ class VisionConfig:
         from the calibration board, once this frame's light is undone, by more
         than this share of its expected brightness (in any channel) is covered
         (``covered_brighter``: the same for patches brighter than expected,
-        where a light that clips is easily misjudged; ``covered_hue``: the
+        where a light that clips is easily misjudged; ``covered_darker``: for
+        patches darker than expected, a shadow: a cell ringed by stones has
+        their shadows on all its corners, so only a shadow darker than a
+        stone's counts; ``covered_hue``: the
         same for the spread of the channels' changes against the patch's
         brightest channel, as skin over a board as bright as it shows);
         ``covered_floor``: the smallest expected brightness (0..1) that share
@@ -169,6 +172,7 @@ class VisionConfig:
     covered_ratio: float = 0.25
     covered_floor: float = 0.15
     covered_brighter: float = 0.35
+    covered_darker: float = 0.4
     covered_hue: float = 0.25
     occluded_min_covered: int = 2
     edge_cell_match: float = 1.5

@@ -198,9 +198,11 @@ def covered_cells(
     added over each cell (N) or over each patch (N×C). Once this frame's light (gain and glare) is accounted for, they
     must match the calibration image. A stone, or its shadow, reaches some of
     a cell's corner patches; a hand or an arm, far larger, reaches them all. A
-    cell whose every patch is darker by more than ``config.covered_ratio``
+    cell whose every patch is darker by more than ``config.covered_darker``
     of its expected brightness, or brighter by more than
-    ``config.covered_brighter`` (in some channel), is covered.
+    ``config.covered_brighter`` (in some channel), or shifted in hue (see
+    below), is covered. Stones all round a cell can shade every one of its
+    patches, but no deeper than a stone's shadow.
     """
     if reference.ndim == 2:
         reference = reference[:, None, :]
@@ -208,8 +210,12 @@ def covered_cells(
     expected = expected_patches(reference, gain, added)
     difference = corners - expected
     change = difference / np.maximum(expected, config.covered_floor)
-    # darker than expected: a hand's shadow; brighter: skin over a dark square (or a light misjudged where it clips)
-    change = np.maximum(-change, change * (config.covered_ratio / config.covered_brighter)).max(axis=2)
+    # darker than expected: a hand's shadow (deeper than stones'); brighter: skin over a dark square (or a light
+    # misjudged where it clips)
+    change = np.maximum(
+        -change * (config.covered_ratio / config.covered_darker),
+        change * (config.covered_ratio / config.covered_brighter),
+    ).max(axis=2)
     # another hue: skin as bright as a light square still shifts its channels against each other (a shadow or a
     # change of light moves them alike)
     shift = np.ptp(difference, axis=2) / np.maximum(expected.max(axis=2), config.covered_floor)

@@ -77,6 +77,17 @@ def test_a_cell_is_covered_only_when_every_corner_changed() -> None:
     assert np.flatnonzero(covered).tolist() == [7]
 
 
+def test_a_cell_ringed_by_stones_has_their_shadows_on_every_corner_and_is_not_covered() -> None:
+    """Stones all round a cell, lit from low, shade each of its corners; a hand's shadow is deeper."""
+    config = VisionConfig()
+    ref = np.repeat(reference()[:, None, :], 4, axis=1)
+    seen = ref.copy()
+    seen[3] *= np.array([0.62, 0.7, 0.66, 0.64])[:, None]  # every corner in some stone's shadow
+    seen[5] *= 0.5  # a hand's shadow over the whole cell
+    covered = covered_cells(seen, ref, np.ones((N, 3), np.float32), np.zeros(N, np.float32), config)
+    assert np.flatnonzero(covered).tolist() == [5]
+
+
 def test_kaskade_cells_measure_every_pixel_of_a_wide_disk_other_boards_do_not() -> None:
     grid = Rectifier(parse_geometry("grid:4x4"))
     board = np.full((grid.size[1], grid.size[0], 3), 128, np.uint8)
