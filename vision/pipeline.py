@@ -101,8 +101,8 @@ class BoardReader:
         self._location: Location | None = None
         self.corner_reference = None if colour_model.corners is None else np.array(colour_model.corners, np.float32)
         self.border_reference = None if colour_model.border is None else np.array(colour_model.border, np.float32)
-        ring, centres = self.rectifier.border_points, np.array(geometry.centres, np.float64)
-        self.border_cell = np.argmin(((ring[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2), axis=1)
+        ring = self.rectifier.border_points
+        self.border_cell = np.argmin(((ring[:, None, :] - self.centres[None, :, :]) ** 2).sum(axis=2), axis=1)
         """The cell nearest each patch of the ring around the board, whose light it is judged under."""
         self.last_covered: np.ndarray = np.zeros(len(geometry.cells), dtype=bool)
         self._previous_lab: np.ndarray | None = None
