@@ -13,8 +13,10 @@ outline shows against the board in any light (its shaded side against the
 board, brighter still under glare), while glare can wash a bare cell flat
 and white as a white stone. The bare board's own texture is compared as
 washed out by the light over the cell and by blur (see
-:meth:`Classifier.washed_empty`). The symbol is the most
-likely class; its posterior probability is the confidence, and a cell below
+:meth:`Classifier.washed_empty`). Where the light fitted over a cell is in
+doubt, a stone's lightness is held more loosely (see
+:meth:`Classifier.stone_sigmas`). The symbol is the most likely class; its
+posterior probability is the confidence, and a cell below
 ``config.min_confidence`` reads ``?``. A cell far from every class
 (``config.outlier_distance``, in spreads) is *unexplained*: a hand, an arm or
 a dark shadow over it. So is one whose nearest class is a little far in
@@ -31,7 +33,7 @@ import numpy as np
 
 from vision.colour_model import ColourModel
 from vision.config import VisionConfig
-from vision.measure import lab_to_bgr
+from vision.measure import bgr_to_lab, lab_to_bgr
 
 BALANCE_FLOOR = 1e-3
 """Least edge energy an edge balance takes a measure to have, so that a flat cell's balance stays finite."""
@@ -96,17 +98,50 @@ class Classifier:
                 self.texture_mean, np.broadcast_to(self.texture_sigma, self.texture_mean.shape)
             )
 
-    def distances(self, lab: np.ndarray, stone_lab: np.ndarray | None = None) -> np.ndarray:
+    def distances(
+        self, lab: np.ndarray, stone_lab: np.ndarray | None = None, light_doubt: np.ndarray | None = None
+    ) -> np.ndarray:
         """Squared normalised distance of each cell (rows) to each class (columns, ``names`` order).
 
         ``stone_lab``, when given, is the colour the stone classes are judged
         on (the light removed as it falls on a stone rather than on the bare
-        board); ``lab`` otherwise.
+        board); ``lab`` otherwise. ``light_doubt`` (N), when given, widens
+        the stones' lightness spreads (see :meth:`stone_sigmas`).
         """
         stone_lab = lab if stone_lab is None else stone_lab
         d_empty = self.empty_distances(lab)
-        d_stones = (((stone_lab[:, None, :] - self.means[None, :, :]) / self.sigmas[None, :, :]) ** 2).sum(axis=2)
+        d_stones = (((stone_lab[:, None, :] - self.means[None, :, :]) / self.stone_sigmas(light_doubt)) ** 2).sum(
+            axis=2
+        )
         return np.column_stack([d_empty, d_stones])
+
+    def stone_sigmas(self, light_doubt: np.ndarray | None = None) -> np.ndarray:
+        """The stone colours' spreads (1×classes×3, or N×classes×3 with ``light_doubt``).
+
+        ``light_doubt`` (N, ≥ 0) is how far (as a log ratio) each cell's light
+        may be off. The board's light is measured on the bare board, and a
+        stone shows only part of it: a lamp's reflection the light model took
+        for light over the board brightens the board, not the stone, which
+        then reads darker. A stone's lightness spread widens by the most
+        lightness its colour gains or loses under that much more or less light.
+        The empty colour is judged on the same light it was measured from,
+        and keeps its spread.
+        """
+        sigmas = self.sigmas[None, :, :]
+        if light_doubt is None or not len(self.means):
+            return sigmas
+        doubt = np.asarray(light_doubt, dtype=np.float32)
+        wide = np.broadcast_to(sigmas, (len(doubt), *self.sigmas.shape)).copy()
+        if not doubt.any():
+            return wide
+        ratio = np.exp(doubt)[:, None, None]
+        stones = self.stones_bgr[None, :, :]
+        darker = bgr_to_lab((stones / ratio).reshape(-1, 3))[:, 0].reshape(wide.shape[:2])
+        brighter = bgr_to_lab((stones * ratio).reshape(-1, 3))[:, 0].reshape(wide.shape[:2])
+        lightness = self.means[None, :, 0]
+        shift = np.maximum(lightness - darker, brighter - lightness)
+        wide[..., 0] = np.sqrt(wide[..., 0] ** 2 + shift**2)
+        return wide
 
     def empty_distances(self, lab: np.ndarray) -> np.ndarray:
         """Squared normalised distance of each cell's Lab measure (N×3) to its own empty colour."""
@@ -168,19 +203,23 @@ class Classifier:
         texture: np.ndarray | None = None,
         stone_lab: np.ndarray | None = None,
         wash: np.ndarray | None = None,
+        light_doubt: np.ndarray | None = None,
     ) -> CellClasses:
         """Classify each cell from its Lab measure (an N×3 array) and, when given, its texture (N×T), the
-        colour to judge stones on (N×3, see :meth:`distances`) and how far the bare board's texture may be washed
-        out (N, see :meth:`washed_empty`)."""
-        colour_d2 = self.distances(lab, stone_lab)
-        log_norm = np.concatenate([[np.log(self.empty_sigma).sum()], np.log(self.sigmas).sum(axis=1)])
+        colour to judge stones on (N×3, see :meth:`distances`), how far the bare board's texture may be washed
+        out (N, see :meth:`washed_empty`) and how far each cell's light may be off (N, see
+        :meth:`stone_sigmas`)."""
+        colour_d2 = self.distances(lab, stone_lab, light_doubt)
+        stone_norm = np.log(self.stone_sigmas(light_doubt)).sum(axis=2)
+        empty_norm = np.full((len(stone_norm), 1), np.log(self.empty_sigma).sum())
+        log_norm = np.concatenate([empty_norm, stone_norm], axis=1)
         d2 = colour_d2
         if texture is not None and self.texture_mean is not None:
             d2 = colour_d2 + self.texture_distances(texture, wash)
-            log_norm = log_norm + np.log(self.texture_sigma).sum(axis=1)
+            log_norm = log_norm + np.log(self.texture_sigma).sum(axis=1)[None, :]
         # the edge balance is no measure of its own but of the rim and top against each other: its spreads come
         # from theirs, already counted in the norm
-        loglik = -0.5 * d2 - log_norm[None, :]
+        loglik = -0.5 * d2 - log_norm
         loglik -= loglik.max(axis=1, keepdims=True)
         post = np.exp(loglik)
         post /= post.sum(axis=1, keepdims=True)

@@ -69,6 +69,11 @@ class VisionConfig:
         ``texture_wash``: share of the bare board's edges a blur may wash
         out beyond what the light added over a cell explains (see
         :meth:`~vision.classify.Classifier.washed_empty`).
+        ``light_doubt_free``: how far (a log ratio) a cell's fitted light
+        may lie from the board's typical light before a stone's lightness is
+        held more loosely there (see
+        :meth:`~vision.classify.Classifier.stone_sigmas`): a light tilted
+        further across the board may be a lamp's reflection taken for light.
         ``pixel_sigma_floor``: smallest per-channel spread (Lab units) of a
         single pixel's colour when Kaskade balls are counted pixel by pixel.
         ``ball_pixel_change``: a pixel of a Kaskade cell further than this
@@ -158,6 +163,7 @@ class VisionConfig:
     texture_relative_floor: float = 0.1
     texture_max_penalty: float = 16.0
     texture_wash: float = 0.7
+    light_doubt_free: float = 0.1
     pixel_sigma_floor: float = 8.0
     ball_pixel_change: float = 12.0
     ball_dark_ratio: float = 0.25

@@ -287,3 +287,15 @@ def design_matrix(centres: np.ndarray) -> np.ndarray:
     span = np.maximum(np.ptp(centres, axis=0) / 2.0, 1e-6)
     scaled = (centres - mid) / span
     return np.column_stack([np.ones(len(centres)), scaled]).astype(np.float64)
+
+
+def light_doubt(gain: np.ndarray, free: float) -> np.ndarray:
+    """How far (a log ratio, N) each cell's light may be off: how much further than
+    ``free`` its fitted gain (N×3) lies from the board's typical gain.
+
+    Real light changes gently across a board; a gain fitted much brighter
+    over one part of it than over the rest is as likely a lamp's reflection
+    on the bare board, which the stones there do not show.
+    """
+    level = np.log(np.maximum(gain, 1e-3)).mean(axis=1)
+    return np.maximum(np.abs(level - np.median(level)) - free, 0.0).astype(np.float32)

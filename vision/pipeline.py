@@ -29,6 +29,7 @@ from vision.light import (
     design_matrix,
     edge_cells,
     hand_over_board,
+    light_doubt,
     neighbour_table,
     remove_light,
 )
@@ -175,7 +176,9 @@ class BoardReader:
             texture[blind & stone_blind, 0] = np.nan
         # the bare board's texture may be washed out as far as the light over it explains, and a blur more
         wash = light_wash(measures.disk, gain * self.classifier.empty_bgr) * self.config.texture_wash
-        classes = self.classifier.classify(lab, texture, stone_lab, wash)
+        classes = self.classifier.classify(
+            lab, texture, stone_lab, wash, light_doubt(gain, self.config.light_doubt_free)
+        )
         symbols, confidence, counts = classes.symbols, classes.confidence, None
         if measures.pixels is not None and self.ball_grid is not None:
             balls = count_balls(
