@@ -108,11 +108,12 @@ class Classifier:
         board); ``lab`` otherwise. ``light_doubt`` (N), when given, widens
         the stones' lightness spreads (see :meth:`stone_sigmas`).
         """
+        return self._distances(lab, stone_lab, self.stone_sigmas(light_doubt))
+
+    def _distances(self, lab: np.ndarray, stone_lab: np.ndarray | None, stone_sigmas: np.ndarray) -> np.ndarray:
         stone_lab = lab if stone_lab is None else stone_lab
         d_empty = self.empty_distances(lab)
-        d_stones = (((stone_lab[:, None, :] - self.means[None, :, :]) / self.stone_sigmas(light_doubt)) ** 2).sum(
-            axis=2
-        )
+        d_stones = (((stone_lab[:, None, :] - self.means[None, :, :]) / stone_sigmas) ** 2).sum(axis=2)
         return np.column_stack([d_empty, d_stones])
 
     def stone_sigmas(self, light_doubt: np.ndarray | None = None) -> np.ndarray:
@@ -209,8 +210,9 @@ class Classifier:
         colour to judge stones on (N×3, see :meth:`distances`), how far the bare board's texture may be washed
         out (N, see :meth:`washed_empty`) and how far each cell's light may be off (N, see
         :meth:`stone_sigmas`)."""
-        colour_d2 = self.distances(lab, stone_lab, light_doubt)
-        stone_norm = np.log(self.stone_sigmas(light_doubt)).sum(axis=2)
+        stone_sigmas = self.stone_sigmas(light_doubt)
+        colour_d2 = self._distances(lab, stone_lab, stone_sigmas)
+        stone_norm = np.log(stone_sigmas).sum(axis=2)
         empty_norm = np.full((len(stone_norm), 1), np.log(self.empty_sigma).sum())
         log_norm = np.concatenate([empty_norm, stone_norm], axis=1)
         d2 = colour_d2
