@@ -15,6 +15,10 @@ class StoreError(CompanionError, RuntimeError):
     """The game store cannot be opened or used (not ours, corrupt, too new)."""
 
 
+class StoreWriteError(StoreError):
+    """A write to the game store failed (read-only file, full disk): what is already committed is kept."""
+
+
 class UnknownGameError(CompanionError, LookupError):
     """No game with that number is in the store."""
 

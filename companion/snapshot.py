@@ -4,7 +4,9 @@ A :class:`Snapshot` is everything a viewer needs to draw the game at one
 moment: the expected position (per cell and as a RULES.md diagram), score,
 whose turn it is, the pending cells and the cells in error, plain-words
 alerts, the move list, the LED mirror and any offer waiting for a confirm.
-The live game builds one after every change; the page gets it as JSON from
+``link`` says in plain words how the LED controller is doing when it is not
+answering ("LEDs disconnected since 20:31, retrying"), and is empty while it
+answers or when the board has no LEDs. The live game builds one after every change; the page gets it as JSON from
 ``GET /api/state`` and as Server-Sent Events.
 """
 
@@ -46,6 +48,7 @@ class Snapshot:
     result: str | None = None
     occluded: bool = False
     frames: int = 0
+    link: str = ""
     extra: tuple[tuple[str, str], ...] = field(default=())
 
     def to_json(self) -> dict[str, Any]:
@@ -71,5 +74,6 @@ class Snapshot:
             "result": self.result,
             "occluded": self.occluded,
             "frames": self.frames,
+            "link": self.link,
             "extra": dict(self.extra),
         }
