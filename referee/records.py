@@ -12,6 +12,13 @@ Headers understood: ``Game`` (default ``cascade``), ``Size``, ``Top``,
 ``Rows``, ``Width``, ``Height``, ``Board`` (a geometry spec, for example
 ``hex-diamond:8``), ``Variant``, ``First``, ``Result`` (``1-0`` white wins,
 ``0-1`` black wins, ``1/2-1/2``, ``*``); others (names, date) are kept.
+A header value escapes ``"`` and ``\\`` with a backslash (``[White "Ann \\"the Rock\\""]``);
+control characters cannot be kept in a one-line header and are written as
+spaces (:func:`header_line`).
+
+Input is bounded: a record longer than :data:`MAX_RECORD_CHARS` is refused
+before it is parsed (a game's record is a few kilobytes), and a message never
+quotes more than a few dozen characters of what it read.
 """
 
 from __future__ import annotations
@@ -25,10 +32,34 @@ from referee.geometry import Cell, Geometry
 from referee.rules import PASS, RESIGNS, Ply, Rules
 from referee.symbols import COLOUR_NAMES, COLOURS
 
-_HEADER = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"([^"\n]*)"\s*\]')
+_HEADER = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
+_HEADER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_ESCAPED = re.compile(r'\\([\\"])')
 _NUMBER = re.compile(r"([1-9][0-9]*)\.")
 _CASCADE = re.compile(r"[ox=]+")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+MAX_RECORD_CHARS = 1_000_000
+SHOWN_CHARS = 40
+_HEADER_DIGITS = 6
+
+
+def shown(text: str) -> str:
+    """Text read from a record, quoted for a message and cut short if long: ``'o d5'``, ``'xxxxx…'``."""
+    if len(text) > SHOWN_CHARS:
+        text = text[: SHOWN_CHARS - 1] + "…"
+    return f"'{text}'"
+
+
+def header_line(key: str, value: str) -> str:
+    """One header line, ``[Key "value"]``: the value's ``\\`` and ``"`` escaped, control characters as spaces.
+
+    Raises RecordError for a key that is not a word (letters, digits, ``_``, starting with a letter).
+    """
+    if not _HEADER_KEY.fullmatch(key):
+        raise RecordError(f"the header name {shown(key)} must be a word of letters, digits and _")
+    clean = "".join(char if char.isprintable() else " " for char in str(value))
+    escaped = clean.replace("\\", "\\\\").replace('"', '\\"')
+    return f'[{key} "{escaped}"]'
 
 
 @dataclass(frozen=True)
@@ -73,6 +104,11 @@ def _tokens(text: str) -> list[Token]:
 
 
 def _check_text(text: str) -> None:
+    if len(text) > MAX_RECORD_CHARS:
+        raise RecordError(
+            f"the record is {len(text):,} characters long, more than the {MAX_RECORD_CHARS:,} a record may be "
+            "(a game's record is a few kilobytes): is this the right file?"
+        )
     if not text.strip():
         raise RecordError("the record is empty: write headers and numbered moves, like 1. o d5 x f5 =")
     for n, line in enumerate(text.split("\n"), start=1):
@@ -103,7 +139,7 @@ def _split_headers(text: str) -> tuple[list[tuple[str, str, int, int]], str, int
                 if line[pos] != "[":
                     raise RecordError("headers come before the moves, each on its own line", n, pos + 1)
                 raise RecordError('malformed header: write [Key "value"]', n, pos + 1)
-            headers.append((m.group(1), m.group(2), n, pos + 1))
+            headers.append((m.group(1), _ESCAPED.sub(r"\1", m.group(2)), n, pos + 1))
             pos = m.end()
     return headers, "", len(lines)
 
@@ -112,9 +148,10 @@ def _int_header(headers: dict[str, tuple[str, int, int]], key: str, default: int
     if key not in headers:
         return default
     value, line, col = headers[key]
-    if not value.strip().isdigit():
-        raise RecordError(f'the {key} header must be a whole number, not "{value}"', line, col)
-    return int(value)
+    digits = value.strip()
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > _HEADER_DIGITS:
+        raise RecordError(f"the {key} header must be a small whole number, not {shown(value)}", line, col)
+    return int(digits)
 
 
 def _rules_from(headers: dict[str, tuple[str, int, int]]) -> Rules:
@@ -141,8 +178,11 @@ def _rules_from(headers: dict[str, tuple[str, int, int]]) -> Rules:
 
 
 def _cell(token: Token, geometry: Geometry, text: str | None = None) -> Cell:
+    name = text if text is not None else token.text
+    if len(name) > SHOWN_CHARS:  # no cell name is this long: do not quote it whole
+        raise RecordError(f"{shown(name)} is not a cell name: write a column letter and a row number, like h13")
     try:
-        return geometry.cell(text if text is not None else token.text)
+        return geometry.cell(name)
     except CellError as error:
         raise RecordError(str(error), token.line, token.column) from error
 
@@ -164,8 +204,10 @@ def read_record(text: str) -> Record:
         tok = tokens[k]
         m = _NUMBER.fullmatch(tok.text)
         if m:
-            if int(m.group(1)) != expected:
-                raise RecordError(f"move number {m.group(1)} where {expected} was due", tok.line, tok.column)
+            if m.group(1) != str(expected):
+                raise RecordError(
+                    f"move number {shown(m.group(1))[1:-1]} where {expected} was due", tok.line, tok.column
+                )
             expected += 1
             in_move = 0
             k += 1
@@ -174,11 +216,13 @@ def read_record(text: str) -> Record:
             break
         if expected == 1:
             raise RecordError(
-                f"'{tok.text}' before the first move number: start the moves with 1.", tok.line, tok.column
+                f"{shown(tok.text)} before the first move number: start the moves with 1.", tok.line, tok.column
             )
         if in_move == 2:
             raise RecordError(
-                f"'{tok.text}': a move holds at most two plies; number the next move {expected}.", tok.line, tok.column
+                f"{shown(tok.text)}: a move holds at most two plies; number the next move {expected}.",
+                tok.line,
+                tok.column,
             )
         player = len(plies) % 2
         start = tok
@@ -202,7 +246,7 @@ def _pair(tok: Token) -> list[str]:
     parts = tok.text.split(",")
     if len(parts) > 2 or not all(parts):
         raise RecordError(
-            f"'{tok.text}': a ply is one cell (c2), two joined by a comma (c2,d3) or pass", tok.line, tok.column
+            f"{shown(tok.text)}: a ply is one cell (c2), two joined by a comma (c2,d3) or pass", tok.line, tok.column
         )
     return parts
 
@@ -215,7 +259,7 @@ def _cascade_ply(tokens: list[Token], k: int, geometry: Geometry) -> tuple[Ply, 
                 f"unknown colour letter '{tok.text}': use o (white), x (black) or = (red)", tok.line, tok.column
             )
         raise RecordError(
-            f"'{tok.text}': a Cascade ply is a colour (o, x, =) and a cell, like o d5", tok.line, tok.column
+            f"{shown(tok.text)}: a Cascade ply is a colour (o, x, =) and a cell, like o d5", tok.line, tok.column
         )
     if k + 1 >= len(tokens) or _NUMBER.fullmatch(tokens[k + 1].text):
         raise RecordError(
@@ -234,6 +278,13 @@ def _cascade_ply(tokens: list[Token], k: int, geometry: Geometry) -> tuple[Ply, 
             or bool(_NUMBER.fullmatch(after) or _CASCADE.fullmatch(after))
         )
         if _CASCADE.fullmatch(nxt) and (len(nxt) > 1 or ends):
+            if len(nxt) > len(geometry.cells):
+                raise RecordError(
+                    f"{shown(nxt)}: a cascade lists at most {len(geometry.cells)} stones on {geometry.spec}, "
+                    "one per cell",
+                    tokens[k].line,
+                    tokens[k].column,
+                )
             cascade = nxt
             k += 1
     return Ply((cell,), tok.text, cascade), k
@@ -294,7 +345,7 @@ def write_record(game: Game) -> str:
             headers[key] = value
     if game.is_over:
         headers["Result"] = game.result
-    lines = [f'[{k} "{v}"]' for k, v in headers.items()]
+    lines = [header_line(k, v) for k, v in headers.items()]
     plies = [str(Ply(m.ply.cells, m.ply.colour, m.cascade or None, m.ply.passes, m.ply.resigns)) for m in game.moves]
     for n in range(0, len(plies), 2):
         lines.append(f"{n // 2 + 1}. " + "  ".join(plies[n : n + 2]))
@@ -323,5 +374,5 @@ def _parse_ply(text: str, game: str, geometry: Geometry) -> Ply:
     else:
         ply, k = Ply((_cell(tokens[0], geometry),)), 1
     if k != len(tokens):
-        raise RecordError(f"unexpected '{tokens[k].text}' after the ply '{ply}'")
+        raise RecordError(f"unexpected {shown(tokens[k].text)} after the ply '{ply}'")
     return ply

@@ -161,3 +161,47 @@ def test_replay_prints_the_final_diagram_and_score(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "   o x x . .   " in out
     assert out.strip().splitlines()[-1] == "score: white 3, black 4; black to play"
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.text(max_size=30), st.text(max_size=30))
+def test_any_player_name_is_kept_in_its_own_header(white, black):
+    game = new_game("cascade", "diamond:4").play("o d1").with_headers(White=white, Black=black)
+    text = write_record(game)
+    record = read_record(text)
+    assert [key for key, _ in record.headers] == ["Game", "Size", "White", "Black"]  # nothing injected
+
+    def kept(name):
+        return "".join(c if c.isprintable() else " " for c in name)
+
+    assert record.header("White") == kept(white) and record.header("Black") == kept(black)
+    assert len(text.splitlines()) == 5
+    assert replay(record).positions == game.positions
+
+
+def test_a_quote_in_a_name_injects_no_header():
+    game = new_game("cascade", "diamond:4").with_headers(White='Ann"] [Result "0-1', Black='Bob\n[Result "1-0"]')
+    text = write_record(game)
+    assert text.splitlines()[2:4] == ['[White "Ann\\"] [Result \\"0-1"]', '[Black "Bob [Result \\"1-0\\"]"]']
+    assert read_record(text).header("Result") == ""
+
+
+def test_a_huge_record_is_refused_before_it_is_parsed():
+    with pytest.raises(RecordError, match="more than the 1,000,000 a record may be"):
+        read_record("1. o d5\n" + " " * 1_000_000)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[Size "' + "9" * 5000 + '"]\n1. o d5\n', "the Size header must be a small whole number, not '999"),
+        ("1" * 5000 + ". o d5\n", "move number 1111111"),
+        ("1. o d5 x " + "f" * 100_000 + "\n", "'fffffffffffffffffffffffffffffffffffffff…' is not a cell name"),
+        ("1. o d5 x f5 " + "=" * 100_000 + "\n", "a cascade lists at most 64 stones on diamond:8"),
+        ('[Board "diamond:' + "9" * 5000 + '"]\n1. o d5\n', "bad header: 'diamond:" + "9" * 31 + "…' is not a board"),
+    ],
+)
+def test_long_words_are_never_echoed_whole(text, message):
+    with pytest.raises(RecordError) as failed:
+        read_record(text)
+    assert message in str(failed.value) and len(str(failed.value)) < 300
