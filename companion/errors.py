@@ -19,6 +19,18 @@ class StoreWriteError(StoreError):
     """A write to the game store failed (read-only file, full disk): what is already committed is kept."""
 
 
+class StoreLockedError(StoreError):
+    """Another companion is writing to the game store; the message names its process."""
+
+
+class StoreDamagedError(StoreError):
+    """The game store's file or rows are damaged; the message names the game and ply, and what to do."""
+
+
+class StoreNotFoundError(StoreError, FileNotFoundError):
+    """There is no game store at the path given (a store is only made by a companion that writes to it)."""
+
+
 class UnknownGameError(CompanionError, LookupError):
     """No game with that number is in the store."""
 

@@ -9,12 +9,24 @@ players were shown is on disk; ``cascade run`` resumes the game still open.
   ``PRAGMA user_version`` holds the schema version; :data:`MIGRATIONS` brings
   an older file up to date. A file that is not ours, or is newer than this
   program, is refused with a clear :class:`StoreError`.
+- One writer: ``Store(path)`` takes the store's lock
+  (:mod:`companion.store_lock`), so a second companion on the same store is
+  refused with a :class:`StoreLockedError` naming the process that holds it.
+  ``Store(path, read_only=True)`` reads beside the writer, takes no lock and
+  never creates a file (:class:`StoreNotFoundError` when there is none).
+- Checked on open (:mod:`companion.store_check`): a writer refuses a store
+  whose rows are damaged with a :class:`StoreDamagedError` naming the game and
+  ply, and a reader lists the damage (:meth:`Store.check`).
+- A write that fails (read-only file, full disk) raises a
+  :class:`StoreWriteError` saying what was not saved and what to do; what was
+  committed before is kept. A damaged file raises a :class:`StoreDamagedError`.
 - Plies are kept as text in the record notation of RULES.md, so that a game's
   record is its header plus its plies (see :func:`format_record`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
@@ -24,11 +36,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from urllib.parse import quote
 
-from companion.errors import StoreError, UnknownGameError
+from companion.errors import (
+    StoreDamagedError,
+    StoreError,
+    StoreNotFoundError,
+    StoreWriteError,
+    UnknownGameError,
+)
+from companion.store_check import GAME_NAMES, Damage, ply_damage, read_headers, replay_damage, row_damage
+from companion.store_lock import WriterLock
 
 APPLICATION_ID = 0x43415343  # "CASC"
-GAME_NAMES = ("cascade", "cascades", "kaskade")
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: games and their plies
@@ -112,35 +132,74 @@ class StoredPly:
     committed_at: str
 
 
-class Store:
-    """The SQLite game store. Safe to share between threads (one lock)."""
+# SQLite's primary result codes that the store tells apart (``error.sqlite_errorcode & 0xFF``)
+_PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _NOTADB = 3, 5, 6, 8, 10, 11, 13, 14, 26
+_WRITE_CODES = (_PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _FULL)
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+
+def _code(error: sqlite3.Error) -> int:
+    return int(getattr(error, "sqlite_errorcode", 0) or 0) & 0xFF
+
+
+def _connect(path: str, read_only: bool) -> sqlite3.Connection:
+    """The SQLite connection of a store: read-write (created when missing), or read-only on an existing file."""
+    if read_only:
+        return sqlite3.connect(f"file:{quote(path)}?mode=ro", uri=True, check_same_thread=False, isolation_level=None)
+    return sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+
+
+class Store:
+    """The SQLite game store (see the module docstring). Safe to share between threads (one lock).
+
+    ``Store(path)`` opens it to write (creating it, taking the writer's lock,
+    refusing a damaged store); ``Store(path, read_only=True)`` opens an
+    existing store to read beside a writer.
+    """
+
+    def __init__(self, path: str | os.PathLike[str], read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = read_only
         self._lock = threading.Lock()
-        if str(path) != ":memory:":
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._writer: WriterLock | None = None
+        self._db: sqlite3.Connection | None = None
+        self._version = SCHEMA_VERSION
+        memory = str(path) == ":memory:"
+        if self.path.is_dir():
+            raise StoreError(f"{self.path} is a folder, not a game store file; give a file with --store")
+        if read_only:
+            if memory or not self.path.exists():
+                raise StoreNotFoundError(
+                    f"there is no game store at {self.path}: check the path (a store is made by cascade run)"
+                )
+        elif not memory:
+            self._make_folder()
+            self._writer = WriterLock(self.path)
         try:
-            self._db = sqlite3.connect(str(path), check_same_thread=False, isolation_level=None)
-        except sqlite3.Error as error:
-            raise StoreError(
-                f"cannot open the game store {path}: {error}; check the path and its permissions"
-            ) from error
-        try:
+            self._db = _connect(str(path), read_only)
             self._prepare()
-        except sqlite3.DatabaseError as error:
-            self._db.close()
-            raise StoreError(
-                f"{path} is not a readable game store ({error}); give another file with --store, or move this one away"
-            ) from error
-        except StoreError:
-            self._db.close()
+            if not read_only:
+                self._refuse_damage()
+        except sqlite3.Error as error:
+            self.close()
+            raise self._open_failed(error) from error
+        except BaseException:
+            self.close()
             raise
 
     # -- opening and migrating ---------------------------------------------------------------
 
+    def _make_folder(self) -> None:
+        folder = self.path.parent
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise StoreWriteError(
+                f"cannot make the folder {folder} for the game store ({error.strerror or error}): "
+                "make it yourself, or give another file with --store"
+            ) from error
+
     def _prepare(self) -> None:
-        db = self._db
+        db = self._connection
         app_id = db.execute("PRAGMA application_id").fetchone()[0]
         version = db.execute("PRAGMA user_version").fetchone()[0]
         tables = db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'table'").fetchone()[0]
@@ -153,6 +212,9 @@ class Store:
                 f"{self.path} was written by a newer version of the companion (schema {version}, "
                 f"this one knows {SCHEMA_VERSION}); update the companion"
             )
+        self._version = int(version)
+        if self.read_only:
+            return
         if str(self.path) != ":memory:":
             db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = FULL")
@@ -164,28 +226,120 @@ class Store:
             db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
             db.execute(f"PRAGMA user_version = {number + 1}")
             db.execute("COMMIT")
+        # a store that cannot be written (read-only file, full disk) is found now, not at the first ply
+        db.execute("BEGIN IMMEDIATE")
+        db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        db.execute("COMMIT")
+        self._version = SCHEMA_VERSION
+
+    def _refuse_damage(self) -> None:
+        damage = self.check()
+        if not damage:
+            return
+        more = f" (and {len(damage) - 1} more)" if len(damage) > 1 else ""
+        raise StoreDamagedError(
+            f"the game store {self.path} is damaged: {damage[0]}{more}; it was edited by hand or by a faulty "
+            "program: `cascade games` lists its games and `cascade export` saves the sound ones (give them the "
+            "same --store), then move the file away to start afresh"
+        )
+
+    def _open_failed(self, error: sqlite3.Error) -> StoreError:
+        code = _code(error)
+        if code in _WRITE_CODES:
+            return self._write_failed(error, None)
+        if code == _CANTOPEN:
+            return StoreError(f"cannot open the game store {self.path} ({error}); check the path and its permissions")
+        return StoreDamagedError(
+            f"{self.path} is not a readable game store ({error}): it is damaged or not a store; "
+            "give another file with --store, or move this one away"
+        )
+
+    def _write_failed(self, error: sqlite3.Error, what: str | None) -> StoreError:
+        """The error to raise for a failed write: what happened, what was not saved, what to do."""
+        code = _code(error)
+        if code in (_CORRUPT, _NOTADB):
+            return self._damaged(error)
+        lost = f", so {what} was not saved (what was saved before is kept)" if what else ": it cannot be written"
+        if code == _FULL:
+            return StoreWriteError(f"the disk holding the game store {self.path} is full{lost}; free some space on it")
+        if code in (_READONLY, _PERM, _CANTOPEN):
+            return StoreWriteError(
+                f"the game store {self.path} is read-only{lost}; make the file and its folder writable, "
+                "or give another file with --store"
+            )
+        if code in (_BUSY, _LOCKED):
+            return StoreWriteError(
+                f"the game store {self.path} is busy{lost}; another program is writing to it: stop that program"
+            )
+        return StoreWriteError(f"writing to the game store {self.path} failed ({error}){lost}; check the disk")
+
+    def _damaged(self, error: sqlite3.Error) -> StoreDamagedError:
+        return StoreDamagedError(
+            f"the game store {self.path} is damaged ({error}): move it away (or give another file with --store) "
+            "and start afresh; `sqlite3 FILE .recover` may save its games"
+        )
+
+    @property
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise StoreError(f"the game store {self.path} is closed")
+        return self._db
 
     @property
     def schema_version(self) -> int:
         """The schema version of the open file."""
-        with self._lock:
-            return int(self._db.execute("PRAGMA user_version").fetchone()[0])
+        with self._reading() as db:
+            return int(db.execute("PRAGMA user_version").fetchone()[0])
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, what: str) -> Iterator[sqlite3.Connection]:
+        """A write transaction; a failed write raises StoreWriteError saying that ``what`` was not saved."""
         with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+            db = self._connection
+            if self.read_only:
+                raise StoreWriteError(f"the game store {self.path} was opened to read only, so {what} was not saved")
             try:
-                yield self._db
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                db.execute("BEGIN IMMEDIATE")
+                try:
+                    yield db
+                except BaseException:
+                    self._rollback(db)
+                    raise
+                db.execute("COMMIT")
+            except sqlite3.Error as error:
+                self._rollback(db)
+                raise self._write_failed(error, what) from error
+
+    @staticmethod
+    def _rollback(db: sqlite3.Connection) -> None:
+        if db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):  # SQLite may have rolled back on its own (a full disk)
+                db.execute("ROLLBACK")
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """The connection, to read; a failed read raises StoreDamagedError or StoreError."""
+        with self._lock:
+            db = self._connection
+            try:
+                yield db
+            except sqlite3.Error as error:
+                if _code(error) in (_CORRUPT, _NOTADB):
+                    raise self._damaged(error) from error
+                raise StoreError(
+                    f"reading the game store {self.path} failed ({error}); check the disk, then try again"
+                ) from error
 
     def close(self) -> None:
-        """Close the file (committed plies are already on disk)."""
+        """Close the file (committed plies are already on disk) and free the writer's lock."""
         with self._lock:
-            self._db.close()
+            if self._db is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._db.close()
+                self._db = None
+            if self._writer is not None:
+                self._writer.release()
+                self._writer = None
 
     def __enter__(self) -> Store:
         return self
@@ -199,7 +353,7 @@ class Store:
         """Start a game; returns its number."""
         if game not in GAME_NAMES:
             raise StoreError(f"'{game}' is not a game; use one of {', '.join(GAME_NAMES)}")
-        with self._transaction() as db:
+        with self._transaction("the new game") as db:
             cursor = db.execute(
                 "INSERT INTO games (game, geometry, headers, started_at) VALUES (?, ?, ?, ?)",
                 (game, geometry, json.dumps(dict(headers or {})), _now()),
@@ -208,7 +362,7 @@ class Store:
 
     def add_ply(self, game_id: int, ply: str, diagram: str = "", jpeg: bytes | None = None) -> int:
         """Commit one accepted ply (durably, before returning); returns its number."""
-        with self._transaction() as db:
+        with self._transaction(f"the ply {ply} of game {game_id}") as db:
             self._require_open(db, game_id)
             last = db.execute("SELECT max(number) FROM plies WHERE game_id = ?", (game_id,)).fetchone()[0]
             number = int(last or 0) + 1
@@ -222,7 +376,7 @@ class Store:
 
     def take_back(self, game_id: int, count: int = 1) -> int:
         """Remove the last ``count`` plies of an open game (an undo); returns how many were removed."""
-        with self._transaction() as db:
+        with self._transaction(f"the undo in game {game_id}") as db:
             self._require_open(db, game_id)
             rows = db.execute(
                 "SELECT number FROM plies WHERE game_id = ? ORDER BY number DESC LIMIT ?", (game_id, count)
@@ -233,7 +387,7 @@ class Store:
 
     def end_game(self, game_id: int, result: str) -> None:
         """Close a game with its result (``1-0``, ``0-1``, ``1/2-1/2`` or words)."""
-        with self._transaction() as db:
+        with self._transaction(f"the end of game {game_id}") as db:
             self._require_open(db, game_id)
             db.execute("UPDATE games SET ended_at = ?, result = ? WHERE id = ?", (_now(), result, game_id))
 
@@ -251,31 +405,42 @@ class Store:
         "(SELECT count(*) FROM plies p WHERE p.game_id = g.id) FROM games g"
     )
 
+    @property
+    def _empty(self) -> bool:
+        """True for an empty SQLite file opened to read (no tables yet: no games)."""
+        return self._version == 0
+
     def games(self) -> list[GameRow]:
         """Every game, oldest first."""
-        with self._lock:
-            rows = self._db.execute(self._GAME_QUERY + " ORDER BY g.id").fetchall()
+        if self._empty:
+            return []
+        with self._reading() as db:
+            rows = db.execute(self._GAME_QUERY + " ORDER BY g.id").fetchall()
         return [_game_row(row) for row in rows]
 
     def game(self, game_id: int) -> GameRow:
         """One game; raises UnknownGameError."""
-        with self._lock:
-            row = self._db.execute(self._GAME_QUERY + " WHERE g.id = ?", (game_id,)).fetchone()
+        row = None
+        if not self._empty and _is_rowid(game_id):
+            with self._reading() as db:
+                row = db.execute(self._GAME_QUERY + " WHERE g.id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGameError(f"there is no game {game_id} in {self.path}; `cascade games` lists them")
         return _game_row(row)
 
     def open_game(self) -> GameRow | None:
         """The most recent game that has not ended, if any (the one to resume)."""
-        with self._lock:
-            row = self._db.execute(self._GAME_QUERY + " WHERE g.ended_at IS NULL ORDER BY g.id DESC LIMIT 1").fetchone()
+        if self._empty:
+            return None
+        with self._reading() as db:
+            row = db.execute(self._GAME_QUERY + " WHERE g.ended_at IS NULL ORDER BY g.id DESC LIMIT 1").fetchone()
         return None if row is None else _game_row(row)
 
     def plies(self, game_id: int) -> list[StoredPly]:
         """The plies of a game, in order."""
         self.game(game_id)
-        with self._lock:
-            rows = self._db.execute(
+        with self._reading() as db:
+            rows = db.execute(
                 "SELECT game_id, number, ply, diagram, committed_at FROM plies WHERE game_id = ? ORDER BY number",
                 (game_id,),
             ).fetchall()
@@ -283,11 +448,55 @@ class Store:
 
     def image(self, game_id: int, number: int) -> bytes | None:
         """The JPEG stored with a ply, if one was."""
-        with self._lock:
-            row = self._db.execute(
+        if self._version < 2:
+            return None
+        with self._reading() as db:
+            row = db.execute(
                 "SELECT jpeg FROM ply_images WHERE game_id = ? AND number = ?", (game_id, number)
             ).fetchone()
         return None if row is None else bytes(row[0])
+
+    def check(self, game_id: int | None = None) -> tuple[Damage, ...]:
+        """The damaged places of the store's rows (see :mod:`companion.store_check`), first damage of each game.
+
+        Every game (or only ``game_id``) is checked for unreadable rows and gaps
+        in its ply numbers; the open games (or ``game_id``) are also replayed
+        through the rules.
+        """
+        if self._empty:
+            return ()
+        where = "" if game_id is None else " WHERE {} = ?"
+        args: tuple[int, ...] = () if game_id is None else (game_id,)
+        with self._reading() as db:
+            db.execute("BEGIN")
+            try:
+                games = db.execute(
+                    "SELECT id, game, geometry, headers, ended_at FROM games" + where.format("id") + " ORDER BY id",
+                    args,
+                ).fetchall()
+                plies = db.execute(
+                    "SELECT game_id, number, ply FROM plies" + where.format("game_id") + " ORDER BY game_id, number",
+                    args,
+                ).fetchall()
+            finally:
+                db.execute("COMMIT")
+        by_game: dict[int, list[tuple[object, object]]] = {}
+        for owner, number, text in plies:
+            by_game.setdefault(owner, []).append((number, text))
+        found: list[Damage] = []
+        for number, game, geometry, headers, ended_at in games:
+            rows = by_game.get(number, [])
+            damage = row_damage(number, game, geometry, headers) or ply_damage(number, game, geometry, rows)
+            if damage is None and (game_id is not None or ended_at is None):
+                texts = [str(text) for _, text in rows]
+                damage = replay_damage(number, game, geometry, read_headers(headers) or {}, texts)
+            if damage is not None:
+                found.append(damage)
+        return tuple(found)
+
+
+def _is_rowid(value: int) -> bool:
+    return isinstance(value, int) and -(2**63) <= value < 2**63
 
 
 def _statements(script: str) -> list[str]:
@@ -295,12 +504,12 @@ def _statements(script: str) -> list[str]:
 
 
 def _game_row(row: Sequence[object]) -> GameRow:
-    headers = json.loads(str(row[3]) or "{}")
+    headers = read_headers(row[3]) or {}  # damaged headers read as none; Store.check names them
     return GameRow(
         id=int(row[0]),  # type: ignore[call-overload]
         game=str(row[1]),
         geometry=str(row[2]),
-        headers=tuple((str(k), str(v)) for k, v in headers.items()),
+        headers=tuple(headers.items()),
         started_at=str(row[4]),
         ended_at=None if row[5] is None else str(row[5]),
         result=None if row[6] is None else str(row[6]),
@@ -309,8 +518,10 @@ def _game_row(row: Sequence[object]) -> GameRow:
 
 
 def format_record(headers: Sequence[tuple[str, str]], plies: Sequence[str]) -> str:
-    """A record in the text format of RULES.md: header lines, then numbered moves of two plies."""
-    lines = [f'[{key} "{value}"]' for key, value in headers]
+    """A record in the text format of RULES.md: header lines (values escaped), then numbered moves of two plies."""
+    from referee.records import header_line
+
+    lines = [header_line(key, value) for key, value in headers]
     for start in range(0, len(plies), 2):
         pair = plies[start : start + 2]
         lines.append(f"{start // 2 + 1}. " + "  ".join(pair))
@@ -318,10 +529,20 @@ def format_record(headers: Sequence[tuple[str, str]], plies: Sequence[str]) -> s
 
 
 def export_record(store: Store, game_id: int) -> str:
-    """The record of one game, checked by replaying it through the referee and written by its record writer."""
+    """The record of one game, checked by replaying it through the referee and written by its record writer.
+
+    Raises StoreDamagedError naming the ply when the game's rows are damaged.
+    """
     from referee.records import read_record, replay, write_record
 
     row = store.game(game_id)
+    damage = store.check(game_id)
+    if damage:
+        at = f" at ply {damage[0].ply}" if damage[0].ply else ""
+        raise StoreDamagedError(
+            f"game {game_id} in the game store {store.path} is damaged{at}: {damage[0].what}; its record cannot be "
+            "written, the store's other games are not touched (`cascade games` lists them)"
+        )
     headers = dict(row.headers)
     headers.setdefault("Game", row.game)
     headers.setdefault("Date", row.started_at[:10].replace("-", "."))
