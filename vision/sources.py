@@ -18,11 +18,14 @@ use it in a ``with`` block) when done. Specs:
 
 A camera that is not plugged in, a missing file or folder, an unreachable
 URL or a bad spec raise a :class:`SourceError` subclass whose message says
-what to do; they also subclass the matching built-in error.
+what to do; they also subclass the matching built-in error. A stream is
+bounded: a frame claiming (or growing) beyond :data:`MAX_FRAME_BYTES` stops
+the source with a clear error instead of filling memory while no frame comes.
 """
 
 from __future__ import annotations
 
+import re
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -38,6 +41,10 @@ from vision.errors import VisionError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
 URL_TIMEOUT_S = 5.0
+MAX_FRAME_BYTES = 32 * 1024 * 1024  # a camera's JPEG is a few megabytes at most
+MAX_CAMERA_INDEX = 9999
+_CONTENT_LENGTH = re.compile(rb"content-length[ \t]*:[ \t]*([0-9]+)", re.IGNORECASE)
+_KEPT_BYTES = 512  # of a buffer without a frame start: enough for a part's header split between reads
 SPEC_FORMS = "0, /dev/video0, file:game.mp4, dir:frames/, http://host/stream.mjpg or synth:"
 
 
@@ -103,7 +110,10 @@ class CaptureSource(FrameSource):
         self.description = f"video file {target}" if is_file else f"camera {target}"
         if is_file and not Path(str(target)).is_file():
             raise SourceNotFoundError(f"no video file at {target}: check the path (file:PATH)")
-        self._capture: Any = _quiet_capture(target)
+        try:
+            self._capture: Any = _quiet_capture(target)
+        except cv2.error:
+            raise SourceNotFoundError(f"{self.description} cannot be opened by OpenCV: check the spec") from None
         if not self._capture.isOpened():
             self._capture.release()
             if is_file:
@@ -194,12 +204,17 @@ class MjpegSource(FrameSource):
     def _images(self) -> Iterator[np.ndarray]:
         if self.content_type.startswith("image/jpeg"):
             while self._response is not None:
-                image = _decode(self._response.read(), self.url)
+                self._check_length(str(self._response.headers.get("Content-Length", "")).encode())
+                data = self._response.read(MAX_FRAME_BYTES + 1)
+                if len(data) > MAX_FRAME_BYTES:
+                    raise self._too_large(f"sent a frame of more than {len(data) - 1:,} bytes")
+                image = _decode(data, self.url)
                 self._response.close()
                 yield image
                 self._response = self._open()
             return
-        buffer = b""
+        buffer = bytearray()
+        searched = 0  # bytes after the frame start already searched for its end
         while self._response is not None:
             try:
                 chunk = self._response.read1(self.chunk_bytes)
@@ -210,12 +225,39 @@ class MjpegSource(FrameSource):
             buffer += chunk
             while True:
                 start = buffer.find(b"\xff\xd8")
-                end = buffer.find(b"\xff\xd9", start + 2) if start >= 0 else -1
-                if end < 0:
-                    buffer = buffer[start:] if start >= 0 else buffer[-1:]
+                self._check_length(bytes(buffer[:start] if start >= 0 else buffer))
+                if start < 0:
+                    del buffer[:-_KEPT_BYTES]
+                    searched = 0
                     break
-                data, buffer = buffer[start : end + 2], buffer[end + 2 :]
+                if start > 0:
+                    del buffer[:start]
+                    searched = 0
+                end = buffer.find(b"\xff\xd9", max(2, searched - 1))
+                if end < 0:
+                    searched = len(buffer)
+                    if len(buffer) > MAX_FRAME_BYTES:
+                        raise self._too_large(f"sent {len(buffer):,} bytes without a complete frame")
+                    break
+                data = bytes(buffer[: end + 2])
+                del buffer[: end + 2]
+                searched = 0
                 yield _decode(data, self.url)
+
+    def _check_length(self, headers: bytes) -> None:
+        """Refuse a part whose header claims a frame larger than any camera sends."""
+        for match in _CONTENT_LENGTH.finditer(headers):
+            digits = match.group(1)
+            if len(digits) > 18 or int(digits) > MAX_FRAME_BYTES:
+                size = f"{int(digits):,}" if len(digits) <= 18 else f"a {len(digits)}-digit number of"
+                raise self._too_large(f"announced a frame of {size} bytes")
+
+    def _too_large(self, what: str) -> SourceUnreachableError:
+        self.close()
+        return SourceUnreachableError(
+            f"{self.url} {what}, more than the {MAX_FRAME_BYTES // 2**20} MB a camera's JPEG can be: "
+            "this is not a camera's stream; check the URL"
+        )
 
     def close(self) -> None:
         """Close the connection."""
@@ -288,7 +330,12 @@ def open_source(spec: str | int) -> FrameSource:
     text = str(spec).strip()
     if not text:
         raise SourceSpecError(f"no camera given: use one of {SPEC_FORMS}")
-    if text.isdigit():
+    if text.isascii() and text.isdigit():
+        if len(text) > len(str(MAX_CAMERA_INDEX)):
+            raise SourceSpecError(
+                f"'{text[:20]}{'…' if len(text) > 20 else ''}' is too large for a camera number: cameras are "
+                "numbered 0, 1, 2, ... (`ls /dev/video*` lists them)"
+            )
         return CaptureSource(int(text), is_file=False)
     if text.startswith("/dev/"):
         if not Path(text).exists():

@@ -196,3 +196,68 @@ def test_an_unreachable_url_says_so():
     with pytest.raises(SourceUnreachableError, match="cannot be reached") as caught:
         open_source(f"http://127.0.0.1:{port}/stream")
     assert isinstance(caught.value, ConnectionError)
+
+
+class _Hostile(BaseHTTPRequestHandler):
+    """A stream that is no camera's: a part announcing a giant frame, or bytes that never make one."""
+
+    def do_GET(self) -> None:
+        self.send_response(200)
+        if self.path == "/snapshot":
+            self.send_header("Content-Type", "image/jpeg")
+            self.end_headers()
+            self._endless(b"\xff\xd8")
+            return
+        self.send_header("Content-Type", "multipart/x-mixed-replace; boundary=frame")
+        self.end_headers()
+        if self.path == "/giant":
+            self.wfile.write(b"--frame\r\nContent-Type: image/jpeg\r\nContent-Length: 999999999999999\r\n\r\n")
+            self._endless(b"\xff\xd8")
+        else:
+            self._endless(b"--frame\r\nContent-Type: image/jpeg\r\n\r\n\xff\xd8")
+
+    def _endless(self, start: bytes) -> None:
+        chunk = bytes(65536)
+        try:
+            self.wfile.write(start)
+            for _ in range(2048):  # 128 MB at most: the reader must stop long before
+                self.wfile.write(chunk)
+        except OSError:
+            pass  # the reader hung up, as it should
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@contextmanager
+def hostile_server() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hostile)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+
+
+@pytest.mark.parametrize(
+    ("path", "words"),
+    [
+        ("/giant", "announced a frame of 999,999,999,999,999 bytes, more than the 32 MB"),
+        ("/endless", "without a complete frame, more than the 32 MB"),
+        ("/snapshot", "sent a frame of more than 33,554,432 bytes"),
+    ],
+)
+def test_a_stream_that_never_makes_a_frame_stops_with_a_clear_error(path, words):
+    with hostile_server() as url, open_source(url + path) as source, pytest.raises(SourceUnreachableError) as caught:
+        next(iter(source))
+    assert words in str(caught.value) and "check the URL" in str(caught.value)
+
+
+@pytest.mark.parametrize("spec", ["99999999999999999999999", "12345"])
+def test_a_camera_number_too_large_for_any_camera_says_so(spec):
+    with pytest.raises(SourceSpecError, match="too large for a camera number"):
+        open_source(spec)
