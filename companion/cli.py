@@ -6,9 +6,13 @@ sets ``run`` (a function of the parsed arguments returning the exit status).
 Modules must keep their top level light (no OpenCV, no Flask) so that
 ``cascade --help`` stays fast: heavy imports go inside ``run``.
 
-No traceback reaches a user: errors of the project's own packages print their
-message; anything unexpected prints a one-line report and a hint
-(``CASCADE_DEBUG=1`` shows the traceback).
+No traceback reaches a user, and every error is one line (:func:`one_line`:
+no line breaks, never more than :data:`MAX_MESSAGE_CHARS`, so hostile input is
+never echoed whole): a mistyped option names the option (exit status 2);
+errors of the project's own packages and of the file system print their
+message (2); input that is nested too deeply, not UTF-8 text or too large for
+memory says so (2); anything else prints a one-line report and a hint (70;
+``CASCADE_DEBUG=1`` shows the traceback).
 """
 
 from __future__ import annotations
@@ -20,17 +24,33 @@ import pkgutil
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from typing import NoReturn
 
 import companion.commands
 
 OUR_PACKAGES = ("referee", "vision", "hardware", "firmware_bridge", "calibration", "companion")
 USER_ERROR_STATUS = 2
 INTERNAL_ERROR_STATUS = 70
+MAX_MESSAGE_CHARS = 1000
+
+
+def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
+    """``text`` as one line of at most ``limit`` characters: line breaks and control characters become spaces."""
+    flat = " ".join("".join(char if char.isprintable() else " " for char in text).split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+class CommandParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line: the command, what is wrong, where to read more."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the problem in one line and exit with status 2."""
+        self.exit(USER_ERROR_STATUS, f"{self.prog}: {one_line(message)} (`{self.prog} --help` tells more)\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser with every sub-command registered."""
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="cascade",
         description="The board companion: referee, camera, LEDs and page for the cascade games.",
     )
@@ -50,10 +70,27 @@ def is_user_error(error: BaseException) -> bool:
     return module in OUR_PACKAGES or isinstance(error, OSError)
 
 
+def input_problem(error: BaseException) -> str | None:
+    """Plain words for the errors that bad input causes in any library (deep nesting, bytes, size), else None."""
+    if isinstance(error, RecursionError):
+        return "an input is nested too deeply to read (a file of brackets thousands deep?): check the files given"
+    if isinstance(error, UnicodeDecodeError):
+        return (
+            f"a file given is not UTF-8 text ({error.reason} at byte {error.start}): "
+            "give the text file the option asks for"
+        )
+    if isinstance(error, MemoryError):
+        return "an input is too large to hold in memory: check the files and values given"
+    return None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``cascade`` command and return its exit status."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as stop:  # --help, or an option refused in one line
+        return stop.code if isinstance(stop.code, int) else USER_ERROR_STATUS
     run: Callable[[argparse.Namespace], int] = args.run
     try:
         return int(run(args) or 0)
@@ -65,12 +102,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # the one place that keeps tracebacks from users
         if os.environ.get("CASCADE_DEBUG"):
             traceback.print_exc()
+        problem = input_problem(error)
+        if problem is not None:
+            print(f"cascade {args.command}: {problem}", file=sys.stderr)
+            return USER_ERROR_STATUS
         if is_user_error(error):
-            print(f"cascade {args.command}: {error}", file=sys.stderr)
+            print(one_line(f"cascade {args.command}: {error}"), file=sys.stderr)
             return USER_ERROR_STATUS
         print(
-            f"cascade {args.command}: internal error ({type(error).__name__}: {error}). "
-            "Run again with CASCADE_DEBUG=1 to see the details, and please report it.",
+            one_line(f"cascade {args.command}: internal error ({type(error).__name__}: {error}"[:300])
+            + "). Run again with CASCADE_DEBUG=1 to see the details, and please report it.",
             file=sys.stderr,
         )
         return INTERNAL_ERROR_STATUS

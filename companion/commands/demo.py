@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from companion.options import port, positive_number, positive_seconds
+
 GAMES = ("cascade", "cascades", "kaskade")
 
 
@@ -21,12 +23,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "demo", help="run a live game on simulated hardware and serve its page", description=__doc__
     )
-    parser.add_argument("--port", type=int, default=8000, help="port of the page (default 8000; 0: any free port)")
+    parser.add_argument("--port", type=port, default=8000, help="port of the page (default 8000; 0: any free port)")
     parser.add_argument("--host", default="127.0.0.1", help="address to serve the page on (default 127.0.0.1)")
-    parser.add_argument("--duration", type=float, default=None, metavar="S", help="stop after S seconds")
+    parser.add_argument("--duration", type=positive_seconds, default=None, metavar="S", help="stop after S seconds")
     parser.add_argument("--game", choices=GAMES, default="cascade", help="which game to play (default cascade)")
     parser.add_argument("--board", default=None, help="board geometry (default: the game's standard board)")
-    parser.add_argument("--fps", type=float, default=8.0, help="camera frames per second (default 8)")
+    parser.add_argument("--fps", type=positive_number, default=8.0, help="camera frames per second (default 8)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scripted games (default 1)")
     parser.add_argument("--leds", default="emu:", help="LED spec (default emu:, the device emulator)")
     parser.add_argument(
@@ -47,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import tempfile
 
+    from companion.commands.run import report_unsaved
     from companion.demo_game import start_demo
 
     with tempfile.TemporaryDirectory(prefix="cascade-demo-") as folder:
@@ -77,4 +80,4 @@ def run(args: argparse.Namespace) -> int:
         if session.worker_error is not None:
             raise session.worker_error
     print(f"Demo stopped ({reason}): {games} game(s), {plies} ply(ies) in the current one.", flush=True)
-    return 0
+    return report_unsaved("cascade demo", session.live.unsaved_plies())

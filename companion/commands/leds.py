@@ -30,7 +30,7 @@ def seconds(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"'{text}' is not a number of seconds") from None
-    if value < 0:
+    if not 0 <= value < float("inf"):  # nan and inf too: a pause that never ends
         raise argparse.ArgumentTypeError(f"seconds must be 0 or more, not {text}")
     return value
 

@@ -3,6 +3,8 @@
 Exit status 0 when every ply and listed cascade agrees with the rules; 1 with
 the first disagreement (move number, player, what the record says, what the
 rules give); 2 when the file cannot be read or parsed (with line and column).
+At most :data:`referee.records.MAX_RECORD_CHARS` bytes are read: a larger
+file (or ``/dev/zero``) is refused at once, in one line.
 """
 
 from __future__ import annotations
@@ -27,11 +29,17 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def read_text(path: str) -> str:
-    """The text of a record file; raises RecordError for a file that is not UTF-8 text."""
+    """The text of a record file; raises RecordError for a file that is too large or not UTF-8 text."""
     from referee.errors import RecordError
+    from referee.records import MAX_RECORD_CHARS
 
     with open(path, "rb") as handle:
-        data = handle.read()
+        data = handle.read(MAX_RECORD_CHARS + 1)
+    if len(data) > MAX_RECORD_CHARS:
+        raise RecordError(
+            f"the file is larger than the {MAX_RECORD_CHARS:,} bytes a record may be "
+            "(a game's record is a few kilobytes): is this the right file?"
+        )
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -42,11 +50,12 @@ def read_text(path: str) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Replay the record; print the diagram and score, or the first problem."""
+    from companion.cli import one_line
     from referee.errors import RefereeError, ReplayError
     from referee.records import read_record, replay
 
     def fail(message: str, status: int) -> int:
-        print(f"cascade replay: {args.file}: {message}", file=sys.stderr)
+        print(one_line(f"cascade replay: {args.file}: {message}"), file=sys.stderr)
         return status
 
     try:
