@@ -49,7 +49,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import tempfile
 
-    from companion.commands.run import report_unsaved
     from companion.demo_game import start_demo
 
     with tempfile.TemporaryDirectory(prefix="cascade-demo-") as folder:
@@ -80,4 +79,4 @@ def run(args: argparse.Namespace) -> int:
         if session.worker_error is not None:
             raise session.worker_error
     print(f"Demo stopped ({reason}): {games} game(s), {plies} ply(ies) in the current one.", flush=True)
-    return report_unsaved("cascade demo", session.live.unsaved_plies())
+    return 0
