@@ -1,16 +1,27 @@
-"""The Flask app factory, its blueprint and a background server (see the package docstring)."""
+"""The Flask app factory, its blueprint and a background server (see the package docstring).
+
+Hostile requests change nothing and never reach a traceback: an action's
+parameters are checked against the game before the live game sees them
+(:func:`action_params`), a body that is not a small JSON object or form is
+answered 400 (413 when too large), the state embedded in the page is escaped
+for a ``<script>`` element, and every answer carries a Content-Security-Policy
+that lets the page run only its own script and style.
+"""
 
 from __future__ import annotations
 
+import errno
 import hmac
 import json
 import secrets
+import socket
 import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, Protocol
 
 from flask import Blueprint, Flask, Response, abort, current_app, jsonify, render_template, request
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from werkzeug.exceptions import HTTPException
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server, select_address_family
 
 from companion.errors import CompanionError, SetupError
 from companion.snapshot import Snapshot
@@ -20,7 +31,34 @@ from referee.errors import RefereeError
 from referee.geometry import parse_geometry
 
 ACTIONS = ("new_game", "undo", "correct", "end_turn", "pass", "confirm", "resign")
+ACTION_PARAMS: Mapping[str, tuple[str, ...]] = {"correct": ("cell", "symbol")}
 MJPEG_BOUNDARY = "cascadeframe"
+MAX_BODY_BYTES = 16 * 1024
+SHOWN_CHARS = 20
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "no-referrer",  # the controls' address holds the token
+}
+# What a cell can be corrected to, per game (Kaskade: a colour and a count of balls)
+CORRECTIONS: Mapping[str, tuple[tuple[str, str], ...]] = {
+    "cascade": ((".", "empty"), ("o", "white"), ("x", "black"), ("=", "red")),
+    "cascades": ((".", "empty"), ("o", "white"), ("x", "black")),
+    "kaskade": (
+        (".", "empty"),
+        *((f"o{n}", f"{n} white") for n in range(1, 5)),
+        *((f"x{n}", f"{n} black") for n in range(1, 5)),
+    ),
+}
+KASKADE_MAX_BALLS = 9
+
+
+class ActionRequestError(CompanionError, ValueError):
+    """An action request whose body or parameters do not fit the game; answered 400, nothing changes."""
 
 
 class LiveSource(Protocol):
@@ -53,7 +91,8 @@ def page() -> str:
     """The page of the live game."""
     snap = _live().snapshot()
     drawing = draw_board(parse_geometry(snap.geometry))
-    return render_template("page.html", snap=snap, board=drawing, state_json=json.dumps(snap.to_json()))
+    choices = CORRECTIONS.get(snap.game, CORRECTIONS["cascade"])
+    return render_template("page.html", snap=snap, board=drawing, state=snap.to_json(), choices=choices)
 
 
 @bp.get("/api/state")
@@ -129,14 +168,87 @@ def action(name: str) -> tuple[Response, int]:
         ), 403
     if name not in ACTIONS:
         abort(404)
-    params: dict[str, str] = {k: v for k, v in request.form.items() if k != "token"}
-    if request.is_json:
-        params.update({str(k): str(v) for k, v in (request.get_json(silent=True) or {}).items()})
+    live = _live()
     try:
-        message = _live().perform(name, params)
+        params = action_params(name, _request_params(), live.snapshot())
+        message = live.perform(name, params)
     except (CompanionError, RefereeError) as error:
         return jsonify({"ok": False, "message": str(error)}), 400
     return jsonify({"ok": True, "message": message}), 200
+
+
+def _shown(text: str) -> str:
+    return "'" + (text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…") + "'"
+
+
+def _request_params() -> dict[str, str]:
+    """The action's parameters from the form or a JSON object (without the token); raises ActionRequestError."""
+    params = {k: v for k, v in request.form.items() if k != "token"}
+    if not request.is_json:
+        return params
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        return params
+    try:
+        body: Any = json.loads(raw)
+    except (ValueError, RecursionError):
+        raise ActionRequestError(
+            'the body is not JSON: send a JSON object of names and values, like {"cell": "e6", "symbol": "x"}'
+        ) from None
+    if not isinstance(body, dict):
+        raise ActionRequestError(
+            'the body must be a JSON object of names and values, like {"cell": "e6", "symbol": "x"}, '
+            f"not a JSON {type(body).__name__}"
+        )
+    for key, value in body.items():
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise ActionRequestError(f"the value of {_shown(str(key))} must be text or a number")
+        params[str(key)] = str(value)
+    return params
+
+
+def action_params(name: str, params: Mapping[str, str], snap: Snapshot) -> dict[str, str]:
+    """The parameters of action ``name``, checked against the game in ``snap``; raises ActionRequestError.
+
+    Each action takes only its own parameters (``correct``: ``cell``, a cell of
+    the board, and ``symbol``, what that cell can hold in this game); the cell
+    comes back with its canonical name.
+    """
+    allowed = ACTION_PARAMS.get(name, ())
+    stray = [key for key in params if key not in allowed]
+    if stray:
+        takes = f"takes only {' and '.join(allowed)}" if allowed else "takes no parameters"
+        raise ActionRequestError(f"{name} {takes}, not {_shown(stray[0])}")
+    if name != "correct":
+        return {}
+    cell = params.get("cell", "").strip()
+    if not cell:
+        raise ActionRequestError("say which cell to correct, for example cell=e6 symbol=x")
+    geometry = parse_geometry(snap.geometry)
+    if len(cell) > 3 or cell.lower() not in {c.name for c in geometry.cells}:
+        raise ActionRequestError(f"{_shown(cell)} is not a cell of the {snap.geometry} board")
+    symbol = params.get("symbol", "").strip() or "."
+    if not _can_hold(snap.game, symbol):
+        choices = ", ".join(value for value, _ in CORRECTIONS.get(snap.game, CORRECTIONS["cascade"]))
+        raise ActionRequestError(f"{_shown(symbol)} is not what a {snap.game} cell can hold: use one of {choices}")
+    return {"cell": cell.lower(), "symbol": symbol}
+
+
+def _can_hold(game: str, symbol: str) -> bool:
+    if game == "kaskade" and symbol != ".":
+        return len(symbol) == 2 and symbol[0] in ("o", "x") and symbol[1] in "123456789"[:KASKADE_MAX_BALLS]
+    return symbol in {value for value, _ in CORRECTIONS.get(game, CORRECTIONS["cascade"])}
+
+
+def _json_error(error: HTTPException) -> tuple[Response, int]:
+    """An HTTP error on an action as a JSON answer, never a page or a traceback."""
+    return jsonify({"ok": False, "message": f"{error.name}: {error.description}"}), int(error.code or 500)
+
+
+def _secure(response: Response) -> Response:
+    for header, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(header, value)
+    return response
 
 
 def create_app(config: Mapping[str, Any]) -> Flask:
@@ -144,9 +256,19 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     if "LIVE" not in config:
         raise SetupError("the page needs a live game: pass {'LIVE': ...} to create_app")
     app = Flask(__name__)
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config.update(config)
     app.register_blueprint(bp)
+    app.after_request(_secure)
+    for code in (400, 404, 405, 413):
+        app.register_error_handler(code, _json_error_for_actions)
     return app
+
+
+def _json_error_for_actions(error: HTTPException) -> HTTPException | tuple[Response, int]:
+    if request.path.startswith("/api/"):
+        return _json_error(error)
+    return error
 
 
 def new_token() -> str:
@@ -165,7 +287,7 @@ class Server:
     @property
     def port(self) -> int:
         """The port actually bound (useful with port 0)."""
-        return int(self._server.server_port)
+        return int(self._server.server_address[1])
 
     @property
     def host(self) -> str:
@@ -192,10 +314,47 @@ class QuietRequestHandler(WSGIRequestHandler):
 
 
 def serve(app: Flask, host: str = "127.0.0.1", port: int = 0) -> Server:
-    """Serve an app on a background thread (threaded: one thread per connection)."""
+    """Serve an app on a background thread (threaded: one thread per connection).
+
+    Raises SetupError, saying what to do, for a port out of range, a host name
+    that cannot be resolved, or an address that cannot be bound.
+    """
+    listening = _listen(host, port)
     try:
-        server = make_server(host, port, app, threaded=True, request_handler=QuietRequestHandler)
+        server = make_server(host, port, app, threaded=True, request_handler=QuietRequestHandler, fd=listening.fileno())
     except OSError as error:
         raise SetupError(f"cannot serve the page on {host}:{port} ({error}); choose another --port") from error
+    finally:
+        listening.close()  # the server holds its own copy of the socket
     server.daemon_threads = True  # type: ignore[attr-defined]
     return Server(server)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A listening socket on ``host``:``port``; raises SetupError in plain words (Werkzeug would exit instead)."""
+    if not 0 <= port <= 65535:
+        raise SetupError(f"{port} is not a port: give --port from 0 to 65535 (0: any free port)")
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        reason = error.strerror if isinstance(error, socket.gaierror) else str(error)
+        raise SetupError(
+            f"the host '{host[:60]}' could not be resolved ({reason}): give --host an address of this machine, "
+            "such as 127.0.0.1 (this machine only) or 0.0.0.0 (every network)"
+        ) from None
+    family = select_address_family(host, port)
+    chosen = next((entry for entry in found if entry[0] == family), found[0])
+    listening = socket.socket(chosen[0], chosen[1], chosen[2])
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(chosen[4])
+        listening.listen(128)
+    except OSError as error:
+        listening.close()
+        if error.errno == errno.EADDRINUSE:
+            raise SetupError(f"port {port} on {host} is in use by another program: choose another --port") from None
+        raise SetupError(
+            f"cannot serve the page on {host}:{port} ({error.strerror or error}): give --host an address of this "
+            "machine (127.0.0.1 or 0.0.0.0) and a free --port"
+        ) from None
+    return listening

@@ -1,14 +1,21 @@
-"""The page in a real browser: headless Chromium (Debian's) watches a running demo change live."""
+"""The page in a real browser: headless Chromium (Debian's) watches a running demo change live.
+
+The page runs under its Content-Security-Policy: any script or style the
+policy blocks shows in the browser's console, and the tests look there.
+"""
 
 from __future__ import annotations
 
 import shutil
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
 
 from companion.demo_game import start_demo
+from companion.web import create_app, serve
+from tests.companion.fakes import FakeLive, make_snapshot
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -55,6 +62,7 @@ def browser():
     for flag in FLAGS:
         options.add_argument(flag)
     options.add_argument(f"--user-data-dir={profile}")
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     try:
         yield driver
@@ -89,3 +97,51 @@ def test_the_page_follows_a_running_demo(tmp_path, browser, artifacts):
         assert browser.find_element(By.ID, "camera").get_attribute("src").endswith("/camera.mjpg")
     finally:
         session.close()
+
+
+def policy_violations(driver):
+    """Console messages of anything the Content-Security-Policy blocked."""
+    return [entry["message"] for entry in driver.get_log("browser") if "Content Security Policy" in entry["message"]]
+
+
+class QuietCamera(FakeLive):
+    """A live source whose camera has no pictures: it waits for one as a real camera loop does."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames = []
+        self._stopped = threading.Event()
+
+    def camera_jpeg(self, after, timeout_s):
+        self._stopped.wait(timeout_s)
+        return None
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self.broadcaster.close()
+
+
+@pytest.mark.browser
+def test_the_led_link_shows_on_the_page_while_it_is_down(browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    live = QuietCamera()
+    server = serve(create_app({"LIVE": live}), "127.0.0.1", 0)
+    try:
+        browser.get(server.url("/"))
+        link = browser.find_element(By.ID, "link")
+        assert not link.is_displayed()
+        wait = WebDriverWait(browser, 30, poll_frequency=0.05)
+        words = "LEDs disconnected since 20:31, retrying"
+        live.publish(make_snapshot(seq=2, link=words))
+        wait.until(lambda driver: link.is_displayed())
+        assert link.text == words
+        assert link.value_of_css_property("background-color") != "rgba(0, 0, 0, 0)"  # the page's own style applies
+        live.publish(make_snapshot(seq=3, message="White to move"))
+        wait.until(lambda driver: not link.is_displayed())
+        assert browser.find_element(By.ID, "message").text == "White to move"
+        assert policy_violations(browser) == []
+    finally:
+        live.stop()
+        server.stop()

@@ -27,6 +27,9 @@ function apply(state) {
   }));
   document.getElementById("turn").textContent = state.result ? "Game over: " + state.result : state.turn;
   document.getElementById("message").textContent = state.message;
+  const link = document.getElementById("link");
+  link.textContent = state.link || "";
+  link.hidden = !state.link;
   setList(document.getElementById("alerts"), state.alerts);
   const moves = [];
   for (let i = 0; i < state.moves.length; i += 2) moves.push(state.moves.slice(i, i + 2).join("   "));
