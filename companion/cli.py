@@ -43,6 +43,14 @@ def one_line(text: str, limit: int = MAX_MESSAGE_CHARS) -> str:
 class CommandParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line: the command, what is wrong, where to read more."""
 
+    def _get_values(self, action: argparse.Action, arg_strings: list[str]) -> object:
+        # Python 3.11 drops a lone "--" given as an option's value (--port=--) and stores an empty list
+        if action.nargs is None and action.option_strings and arg_strings == ["--"]:
+            value = self._get_value(action, "--")
+            self._check_value(action, value)
+            return value
+        return super()._get_values(action, arg_strings)
+
     def error(self, message: str) -> NoReturn:
         """Print the problem in one line and exit with status 2."""
         self.exit(USER_ERROR_STATUS, f"{self.prog}: {one_line(message)} (`{self.prog} --help` tells more)\n")

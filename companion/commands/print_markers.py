@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import sys
 
+from companion.options import output_path, positive_number
+
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``print-markers`` command."""
@@ -22,10 +24,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--geometry", required=True, help="the board, e.g. diamond:8, hex-diamond:8, trapezoid:8,8")
     parser.add_argument("--paper", default="a4", choices=("a4", "letter"), help="paper size (default a4)")
     parser.add_argument("--board", action="store_true", help="fill the cells: a printable board, not only its outline")
-    parser.add_argument("--cell-mm", type=float, default=None, metavar="MM", help="cell pitch in millimetres")
-    parser.add_argument("--dpi", type=float, default=300.0, help="resolution of the picture (default 300)")
+    parser.add_argument("--cell-mm", type=positive_number, default=None, metavar="MM", help="cell pitch in millimetres")
+    parser.add_argument("--dpi", type=positive_number, default=300.0, help="resolution of the picture (default 300)")
     parser.add_argument(
-        "-o", "--output", required=True, metavar="FILE", help="the sheet to write: FILE.pdf or FILE.png"
+        "-o",
+        "--output",
+        required=True,
+        type=output_path,
+        metavar="FILE",
+        help="the sheet to write: FILE.pdf or FILE.png",
     )
     parser.set_defaults(run=run)
 
