@@ -11,6 +11,7 @@ game resumes from.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -56,9 +57,12 @@ def _number(options: dict[str, str], key: str, default: float, spec: str) -> flo
     if text is None:
         return default
     try:
-        return float(text)
+        value = float(text)
     except ValueError:
-        raise SetupError(f"'{spec}': {key} must be a number, not '{text}'") from None
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise SetupError(f"'{spec[:60]}': {key} must be a number, 0 or more, not '{text[:20]}'")
+    return value
 
 
 def open_camera(spec: str, position: Position, fps: float | None = None) -> Camera:

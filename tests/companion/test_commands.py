@@ -13,6 +13,7 @@ from companion.cli import main
         (["--camera", "0"], "--profile"),
         (["--camera", "table:?seed=x"], "whole number"),
         (["--camera", "table:?sed=3"], "takes seed and fps"),
+        (["--camera", "table:?fps=nan"], "fps must be a number, 0 or more, not 'nan'"),
         (["--camera", "table:", "--profile", "/no/such/profile.json"], "cannot read the profile"),
         (["--camera", "table:", "--game", "cascade", "--board", "diamond:99"], "diamond:99"),
     ],
