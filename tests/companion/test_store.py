@@ -7,8 +7,9 @@ import sqlite3
 import pytest
 
 from companion.cli import main
-from companion.errors import StoreError, UnknownGameError
+from companion.errors import StoreError, StoreNotFoundError, StoreWriteError, UnknownGameError
 from companion.store import MIGRATIONS, SCHEMA_VERSION, Store, export_record, format_record
+from referee.records import read_record
 
 
 def test_a_new_store_has_the_latest_schema_and_wal(tmp_path):
@@ -146,3 +147,37 @@ def test_games_command_on_a_broken_file_prints_one_line(tmp_path, capsys):
     assert main(["games", "--store", str(path)]) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "--store" in err
+
+
+def test_a_reader_sees_what_the_writer_commits_and_writes_nothing(tmp_path):
+    path = tmp_path / "s.sqlite3"
+    with Store(path) as writer:
+        game = writer.new_game("cascade", "diamond:8", {"Size": "8"})
+        with Store(path, read_only=True) as reader:
+            assert reader.plies(game) == []
+            writer.add_ply(game, "o d5")
+            assert [p.ply for p in reader.plies(game)] == ["o d5"]
+            with pytest.raises(StoreWriteError, match="opened to read only"):
+                reader.add_ply(game, "x f5 =")
+        assert [p.ply for p in writer.plies(game)] == ["o d5"]
+
+
+def test_a_reader_never_creates_a_store(tmp_path):
+    with pytest.raises(StoreNotFoundError, match="there is no game store at"):
+        Store(tmp_path / "missing" / "s.sqlite3", read_only=True)
+    assert not (tmp_path / "missing").exists()
+    empty = tmp_path / "empty.sqlite3"
+    empty.touch()
+    with Store(empty, read_only=True) as store:
+        assert store.games() == [] and store.open_game() is None and store.check() == ()
+    assert empty.stat().st_size == 0
+
+
+def test_headers_with_quotes_are_exported_escaped(tmp_path):
+    with Store(tmp_path / "s.sqlite3") as store:
+        game = store.new_game("cascade", "diamond:8", {"Size": "8", "White": 'Ann "x"] [Result "0-1', "Black": "B\nC"})
+        store.add_ply(game, "o d5")
+        text = export_record(store, game)
+    assert '[White "Ann \\"x\\"] [Result \\"0-1"]' in text.splitlines()
+    assert '[Black "B C"]' in text.splitlines()
+    assert "Result" not in dict(read_record(text).headers)
