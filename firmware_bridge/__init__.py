@@ -13,18 +13,24 @@ The one entry point is :func:`open_device`::
 A :class:`Link` (from :mod:`firmware_bridge.link`) has ``info`` (the
 device's :class:`DeviceInfo`), ``show(frame, timeout_s)``,
 ``set_brightness(level)``, ``set_blink(slow_period_ms, fast_period_ms)``,
-``close()``, ``stats`` (sent, resent, handshakes, reconnects, frames the
-device dropped) and ``device_disconnected`` (the device reported that it shows
-the disconnected pattern). Requests block until acknowledged, resend on
-timeout, and survive a device reset or replug (the link shakes hands again and
-restores brightness, blink periods and frame by itself).
+``close()``, ``stats`` (sent, resent, handshakes, reconnects, resets the
+device made on its own, frames the device dropped), ``silent_s()`` (how long
+the device has said nothing valid) and ``device_disconnected`` (the device
+reported that it shows the disconnected pattern). Requests block until
+acknowledged, resend on timeout, and survive a device reset or replug (the
+link shakes hands again and restores brightness, blink periods and frame by
+itself).
 
 ``link.device`` is the emulator behind ``emu:`` and ``sim:`` (``None`` for real
 hardware): ``colours()`` what each LED shows now, ``wait_for(predicate,
 timeout_s)`` and ``wait_for_colours(colours)`` to wait for a sight, ``history``
 of (time, colours) changes, ``reset()``; ``emu:`` also has ``colours_at(t)``,
 ``unplug()`` and ``replug()``; ``sim:`` has ``timing_errors`` (LED updates the
-harness rejected for WS2812 timing) and ``sim_time_s``.
+harness rejected for WS2812 timing) and ``sim_time_s``. Both act out what goes
+wrong with a real controller: ``freeze()``/``thaw()``, ``kill()``/``restart()``
+(``alive`` says which), ``unplug()``/``replug()``, and ``misbehave(fault)``
+with a :class:`Fault` (silent, garbage, ERROR answers, a reset loop); see
+:mod:`firmware_bridge.faults`.
 
 The protocol itself (:mod:`firmware_bridge.protocol`) is pure bytes in, bytes
 out; only :mod:`firmware_bridge.link` imports pyserial. PROTOCOL.md beside
@@ -46,6 +52,7 @@ from firmware_bridge.errors import (
     ProtocolError,
     ToolchainMissingError,
 )
+from firmware_bridge.faults import Fault
 from firmware_bridge.leds import (
     DEFAULT_PALETTE,
     PALETTE_NAMES,
@@ -73,6 +80,7 @@ __all__ = [
     "DeviceRejectedError",
     "DeviceTimeoutError",
     "EmulatorError",
+    "Fault",
     "LedFrame",
     "Link",
     "LinkError",
@@ -96,17 +104,17 @@ def __getattr__(name: str) -> Any:
 
 
 LINK_OPTIONS = ("baudrate", "handshake_timeout_s", "resend_s", "heartbeat_s")
-EMU_OPTIONS = ("leds", "palette", "corrupt_rate", "seed")
-SIM_OPTIONS = ("leds", "build_dir")
+EMU_OPTIONS = ("leds", "palette", "corrupt_rate", "seed", "port_path")
+SIM_OPTIONS = ("leds", "build_dir", "port_path")
 
 
 def open_device(spec: str, **options: Any) -> Link:
     """Open the LED controller named by ``spec`` and shake hands with it.
 
     ``spec`` is ``emu:`` (the Python emulator on a fresh pseudo-terminal;
-    options ``leds``, ``palette``, ``corrupt_rate``, ``seed``), ``sim:`` (the
+    options ``leds``, ``palette``, ``corrupt_rate``, ``seed``, ``port_path``), ``sim:`` (the
     compiled firmware in simavr, built if needed; options ``leds``,
-    ``build_dir``), or a pyserial URL or device path, optionally prefixed
+    ``build_dir``, ``port_path``), or a pyserial URL or device path, optionally prefixed
     ``serial:`` (``/dev/ttyACM0``, ``socket://host:7000``, ``spy:///dev/ttyUSB0``).
     Link options for all: ``baudrate``, ``handshake_timeout_s``, ``resend_s``,
     ``heartbeat_s`` (``None`` stops the host's heartbeat).

@@ -9,6 +9,12 @@ wait for the acknowledgement, resend on timeout. When the device announces
 itself unasked (it was reset) or the port came back, the link shakes hands
 again and restores the brightness, blink timing and current frame before it
 carries on.
+
+:meth:`Link.silent_s` says how long the device has said nothing valid (it
+sends a heartbeat every second), so a caller can tell a hung or garbled
+controller from a quiet one; :meth:`Link.close` returns promptly whatever
+state the device is in, and with ``stop_device=False`` leaves an emulator
+behind the port running, so a new link can be opened to it.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,13 +55,15 @@ class LinkStats:
     device_dropped: int = 0
     device_heartbeats: int = 0
     host_dropped: int = 0
+    resets: int = 0
 
 
 class Link:
     """An open connection to an LED controller; a context manager.
 
     ``device`` is the emulator behind the port for ``emu:`` and ``sim:``
-    (what its LEDs show, reset, unplug), ``None`` for real hardware.
+    (what its LEDs show, reset, unplug), ``None`` for real hardware; the link
+    stops it when it closes unless ``owns_device`` is False.
     """
 
     def __init__(
@@ -67,8 +75,10 @@ class Link:
         resend_s: float = 0.5,
         heartbeat_s: float | None = 1.0,
         device: Any = None,
+        owns_device: bool = True,
     ) -> None:
         self.url = url
+        self.owns_device = owns_device
         self.baudrate = baudrate
         self.resend_s = resend_s
         self.heartbeat_s = heartbeat_s
@@ -88,6 +98,7 @@ class Link:
         self._answers: dict[int, p.Message] = {}
         self._bytes_in = 0
         self._last_sent_s = 0.0
+        self._last_heard_s = time.monotonic()
         self._sequence = 0
         self._hello_sequences: set[int] = set()
         self._closed = False
@@ -116,37 +127,52 @@ class Link:
             raise ValueError(
                 f"palette index {max(frame.colours)} is past the device's {len(self.info.palette)} colours"
             )
-        with self._request_lock:
-            self._frame = frame
-            self._request(lambda seq: p.frame_message(seq, frame), timeout_s)
+        self._frame = frame  # restored after a reset even if this request cannot be sent
+        with self._turn(timeout_s) as deadline:
+            self._request(lambda seq: p.frame_message(seq, frame), deadline - time.monotonic())
 
     def set_brightness(self, level: int, timeout_s: float = 5.0) -> None:
         """Brightness 0..255 for every colour (the device starts at 64)."""
         p.brightness_message(1, level)  # validates
-        with self._request_lock:
-            self._brightness = level
-            self._request(lambda seq: p.brightness_message(seq, level), timeout_s)
+        self._brightness = level
+        with self._turn(timeout_s) as deadline:
+            self._request(lambda seq: p.brightness_message(seq, level), deadline - time.monotonic())
 
     def set_blink(self, slow_period_ms: int = 1000, fast_period_ms: int = 250, timeout_s: float = 5.0) -> None:
         """The full periods of the slow and fast blink (each lit for the first half)."""
         timing = BlinkTiming(slow_period_ms, fast_period_ms)
-        with self._request_lock:
-            self._timing = timing
-            self._request(lambda seq: p.blink_message(seq, timing), timeout_s)
+        self._timing = timing
+        with self._turn(timeout_s) as deadline:
+            self._request(lambda seq: p.blink_message(seq, timing), deadline - time.monotonic())
 
-    def close(self) -> None:
-        """Stop the link, close the port, and stop the emulator behind it if there is one."""
+    def silent_s(self) -> float:
+        """Seconds since the device last sent a valid message (a heartbeat, an answer, an announcement)."""
+        return time.monotonic() - self._last_heard_s
+
+    def close(self, stop_device: bool | None = None) -> None:
+        """Stop the link, close the port, and stop the emulator behind it if there is one.
+
+        Returns promptly even when the device hangs: a request waiting for it
+        fails with :class:`LinkError`, a write stuck on a full line is cut
+        short. ``stop_device`` (default: ``owns_device``) says whether to stop
+        an emulator behind the port too.
+        """
         if self._closed:
             return
         self._closed = True
         with self._cond:
             self._cond.notify_all()
+        port = self._port
+        if port is not None:
+            for cancel in ("cancel_write", "cancel_read"):
+                with contextlib.suppress(*PORT_FAILURES):
+                    getattr(port, cancel, lambda: None)()
         for name in ("_thread", "_keeper"):
             thread = getattr(self, name, None)
             if thread is not None and thread is not threading.current_thread():
                 thread.join(timeout=5)
         self._close_port()
-        if self.device is not None:
+        if self.device is not None and (self.owns_device if stop_device is None else stop_device):
             self.device.close()
 
     def __enter__(self) -> Link:
@@ -156,6 +182,22 @@ class Link:
         self.close()
 
     # -- requests ----------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _turn(self, timeout_s: float) -> Iterator[float]:
+        """The link for one request (others wait their turn, as does a reconnection); yields its deadline."""
+        deadline = time.monotonic() + timeout_s
+        if not self._request_lock.acquire(timeout=max(0.0, timeout_s)):
+            if self._port is None:
+                raise NoDeviceError(f"the port {self.url} went away; plug the LED controller back in")
+            raise DeviceTimeoutError(
+                f"the LED controller on {self.url} is still being reconnected after {timeout_s:g} s; "
+                "check the cable and its power"
+            )
+        try:
+            yield deadline
+        finally:
+            self._request_lock.release()
 
     def _next_sequence(self) -> int:
         self._sequence = self._sequence % 255 + 1  # 1..255; 0 is the device's boot announcement
@@ -217,6 +259,8 @@ class Link:
             wait_until = min(deadline, time.monotonic() + self.resend_s)
             with self._cond:
                 while True:
+                    if self._closed:
+                        raise LinkError(f"the link to {self.url} was closed")
                     if session != (self._port_epoch, self._reset_epoch):
                         return False  # the device rebooted or the port came back: its state is gone
                     answer = self._answers.pop(message.sequence, None)
@@ -255,7 +299,7 @@ class Link:
             self._send(p.hello(sequence), flush_first=True)
             wait_until = min(deadline, time.monotonic() + self.resend_s)
             with self._cond:
-                while not self._announces and time.monotonic() < wait_until:
+                while not self._announces and not self._closed and time.monotonic() < wait_until:
                     self._cond.wait(wait_until - time.monotonic())
                 announces = list(self._announces)
                 self._announces.clear()
@@ -370,6 +414,7 @@ class Link:
         with self._cond:
             self._bytes_in += len(data)
             for message in self._decoder.feed(data):
+                self._last_heard_s = time.monotonic()
                 self._dispatch(message)
             self.stats.host_dropped = self._decoder.dropped
             self._cond.notify_all()
@@ -378,6 +423,7 @@ class Link:
         if message.type == p.MessageType.ANNOUNCE:
             if message.sequence not in self._hello_sequences:
                 self._reset_epoch += 1  # the device rebooted on its own
+                self.stats.resets += 1
             self._announces.append(message)
         elif message.type in (p.MessageType.ACK, p.MessageType.ERROR):
             self._answers[message.sequence] = message

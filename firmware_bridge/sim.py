@@ -14,6 +14,7 @@ import contextlib
 import fcntl
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from firmware_bridge.errors import EmulatorError, ToolchainMissingError
+from firmware_bridge.faults import Fault, FaultyLine
 from firmware_bridge.leds import MAX_LEDS, RGB
 from firmware_bridge.observe import Colours, ShownLeds
 
@@ -28,6 +30,7 @@ FIRMWARE_DIR = Path(__file__).resolve().parent / "firmware"
 DEBIAN_PACKAGES = "make gcc pkg-config gcc-avr avr-libc binutils-avr simavr libsimavr-dev libsimavrparts1"
 FREQUENCY_HZ = 16_000_000
 START_TIMEOUT_S = 30.0
+QUIT_TIMEOUT_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -80,22 +83,47 @@ def build(leds: int = 64, build_dir: Path | None = None) -> SimBuild:
 
 
 class SimulatedDevice(ShownLeds):
-    """The firmware in simavr; ``port`` is its pty, ``colours()`` what the decoded WS2812 chain shows.
+    """The firmware in simavr; ``port`` is its serial port, ``colours()`` what the decoded WS2812 chain shows.
 
     ``timing_errors`` lists every LED update the harness rejected because a
     bit was outside the datasheet's timing; ``sim_time_s`` is the simulated
     time of the last update.
+
+    The host reaches the chip through a :class:`~firmware_bridge.faults.FaultyLine`
+    (as through a USB-serial adapter): ``port`` is a path that stays the same
+    (``port_path`` if given) when the simulator is restarted. Faults to
+    rehearse: :meth:`freeze` and :meth:`thaw` (the simulator stops and goes on),
+    :meth:`kill` and :meth:`restart` (it dies, its port goes; restarted, it
+    boots on the same port), :meth:`unplug` and :meth:`replug`, and
+    :meth:`misbehave` with a :class:`~firmware_bridge.faults.Fault`.
     """
 
-    def __init__(self, leds: int = 64, build_dir: Path | None = None) -> None:
+    def __init__(
+        self, leds: int = 64, build_dir: Path | None = None, port_path: str | os.PathLike[str] | None = None
+    ) -> None:
         super().__init__(leds)
         self.led_count = leds
         self.paths = build(leds, build_dir)
         self.timing_errors: list[str] = []
         self.sim_time_s = 0.0
+        self.line = FaultyLine(port_path, reboot=self.reset)
+        self.port = self.line.port
+        self.pty = ""
+        self._frozen = False
+        self._closed = False
+        self._start_lock = threading.Lock()
+        self._process: subprocess.Popen[str] | None = None
+        try:
+            self._start()
+        except BaseException:
+            self.line.close()
+            raise
+
+    def _start(self) -> None:
+        """Start the harness and join the line to its pty."""
         self._log = tempfile.TemporaryFile()  # noqa: SIM115 (lives as long as the harness)
-        self._process = subprocess.Popen(
-            [str(self.paths.harness), str(self.paths.firmware), str(leds)],
+        process = subprocess.Popen(
+            [str(self.paths.harness), str(self.paths.firmware), str(self.led_count)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._log,
@@ -103,18 +131,22 @@ class SimulatedDevice(ShownLeds):
             bufsize=1,
             cwd=tempfile.gettempdir(),
         )
+        self._process = process
+        self._frozen = False
         self._sync_condition = threading.Condition()
         self._sync_asked = 0
         self._sync_seen = 0
         self._ended = False
         self._port_ready = threading.Event()
-        self.port = ""
-        self._reader = threading.Thread(target=self._read, name="sim-device", daemon=True)
+        self.pty = ""
+        self._reader = threading.Thread(target=self._read, args=(process,), name="sim-device", daemon=True)
         self._reader.start()
-        if not self._port_ready.wait(START_TIMEOUT_S) or not self.port:
+        if not self._port_ready.wait(START_TIMEOUT_S) or not self.pty:
             log = self._stderr()
-            self.close()
+            self._stop_process()
             raise EmulatorError(f"the simavr harness did not start: {log or 'no message'}")
+        self.line.connect(self.pty)
+        self.line.replug()
 
     def colours(self) -> Colours:
         """What each LED shows now: every update the harness decoded before this call is included.
@@ -142,21 +174,80 @@ class SimulatedDevice(ShownLeds):
         """Press the reset button: the firmware reboots and announces itself again."""
         self._command("reset")
 
+    # -- faults ------------------------------------------------------------------------------
+
+    @property
+    def alive(self) -> bool:
+        """True while the simulator runs (frozen or not)."""
+        return not self._closed and self._process is not None and self._process.poll() is None
+
+    def freeze(self) -> None:
+        """Stop the simulator where it is (SIGSTOP): it reads nothing and says nothing until :meth:`thaw`."""
+        if self.alive and self._process is not None:
+            self._frozen = True
+            self._process.send_signal(signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        """Let a frozen simulator go on (SIGCONT)."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.send_signal(signal.SIGCONT)
+        self._frozen = False
+
+    def kill(self) -> None:
+        """The simulator dies (SIGKILL): its port goes away and the chip's state is lost, until :meth:`restart`."""
+        if self._process is not None and self._process.poll() is None:
+            self._process.kill()
+            self._process.wait()
+
+    def restart(self) -> None:
+        """Start a fresh simulator behind the same port (after :meth:`kill`, or to end a hang)."""
+        with self._start_lock:
+            if self._closed:
+                raise EmulatorError("the simulator was closed; open a new one")
+            self._stop_process()
+            self.line.misbehave(None)
+            self._start()
+
+    def unplug(self) -> None:
+        """The port goes away (the cable pulled); the chip keeps running."""
+        self.line.unplug()
+
+    def replug(self) -> None:
+        """The port comes back at the same path, and the chip boots (plugging in powers it)."""
+        self.line.replug()
+        with contextlib.suppress(EmulatorError):
+            self.reset()
+
+    def misbehave(self, fault: Fault | str | None) -> None:
+        """Show ``fault`` from now on (``None``: behave again); see :mod:`firmware_bridge.faults`."""
+        self.line.misbehave(fault)
+
     def close(self) -> None:
-        """Stop the simulation."""
-        if self._process.poll() is None:
+        """Stop the simulation and remove its port."""
+        self._closed = True
+        self._stop_process()
+        self.line.close()
+
+    def _stop_process(self) -> None:
+        process = self._process
+        if process is None:
+            return
+        if process.poll() is None:
+            with contextlib.suppress(OSError):
+                process.send_signal(signal.SIGCONT)  # a frozen simulator must be able to quit
             with contextlib.suppress(OSError, ValueError):
                 self._command("quit")
             try:
-                self._process.wait(timeout=5)
+                process.wait(timeout=QUIT_TIMEOUT_S)
             except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait()
-        for stream in (self._process.stdin, self._process.stdout):
+                process.kill()
+                process.wait()
+        for stream in (process.stdin, process.stdout):
             with contextlib.suppress(OSError, ValueError):
                 if stream is not None:
                     stream.close()
-        self._log.close()
+        with contextlib.suppress(OSError, ValueError):
+            self._log.close()
 
     def __enter__(self) -> SimulatedDevice:
         return self
@@ -165,11 +256,15 @@ class SimulatedDevice(ShownLeds):
         self.close()
 
     def _command(self, line: str) -> None:
-        stdin = self._process.stdin
-        if stdin is None or self._process.poll() is not None:
+        process = self._process
+        stdin = process.stdin if process is not None else None
+        if process is None or stdin is None or process.poll() is not None:
             raise EmulatorError(f"the simavr harness is not running: {self._stderr()}")
-        stdin.write(line + "\n")
-        stdin.flush()
+        try:
+            stdin.write(line + "\n")
+            stdin.flush()
+        except (OSError, ValueError):
+            raise EmulatorError(f"the simavr harness is not running: {self._stderr()}") from None
 
     def _stderr(self) -> str:
         with contextlib.suppress(OSError, ValueError):
@@ -177,24 +272,25 @@ class SimulatedDevice(ShownLeds):
             return self._log.read().decode(errors="replace").strip()[-500:]
         return ""
 
-    def _read(self) -> None:
-        stdout = self._process.stdout
+    def _read(self, process: subprocess.Popen[str]) -> None:
+        stdout = process.stdout
         assert stdout is not None
-        for line in stdout:
-            kind, _, rest = line.strip().partition(" ")
-            if kind == "PTY":
-                self.port = rest
-                self._port_ready.set()
-            elif kind == "LEDS":
-                cycle, _, colours = rest.partition(" ")
-                self.sim_time_s = int(cycle) / FREQUENCY_HZ
-                self._publish(parse_colours(colours), self.sim_time_s)
-            elif kind == "BAD":
-                self.timing_errors.append(rest)
-            elif kind == "SYNC":
-                with self._sync_condition:
-                    self._sync_seen = max(self._sync_seen, int(rest))
-                    self._sync_condition.notify_all()
+        with contextlib.suppress(OSError, ValueError):
+            for line in stdout:
+                kind, _, rest = line.strip().partition(" ")
+                if kind == "PTY":
+                    self.pty = rest
+                    self._port_ready.set()
+                elif kind == "LEDS":
+                    cycle, _, colours = rest.partition(" ")
+                    self.sim_time_s = int(cycle) / FREQUENCY_HZ
+                    self._publish(parse_colours(colours), self.sim_time_s)
+                elif kind == "BAD":
+                    self.timing_errors.append(rest)
+                elif kind == "SYNC":
+                    with self._sync_condition:
+                        self._sync_seen = max(self._sync_seen, int(rest))
+                        self._sync_condition.notify_all()
         self._port_ready.set()
         with self._sync_condition:
             self._ended = True

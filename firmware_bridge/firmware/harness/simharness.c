@@ -182,9 +182,13 @@ static void run_command(const char *line)
         frame_bad = 0;
         last_bit = -1;
         avr_cycle_timer_cancel(avr, latch, NULL);
-        /* the reset may restart the cycle count: pace from here */
+        /* the reset may restart the cycle count: pace from here, to the nanosecond (a start that is off by a
+         * fraction of a second would stall the chip that long after every reset) */
         clock_gettime(CLOCK_MONOTONIC, &start_wall);
-        start_wall.tv_sec -= (time_t)(avr->cycle / FREQUENCY);
+        long long start_ns = (long long)start_wall.tv_sec * 1000000000LL + start_wall.tv_nsec -
+                             (long long)((double)avr->cycle * NS_PER_CYCLE);
+        start_wall.tv_sec = (time_t)(start_ns / 1000000000LL);
+        start_wall.tv_nsec = (long)(start_ns % 1000000000LL);
     } else if (strncmp(line, "sync ", 5) == 0) {
         /* every LED update printed so far comes before this answer */
         fprintf(out, "SYNC %s\n", line + 5);
