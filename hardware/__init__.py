@@ -18,6 +18,12 @@ LEDs sit under the cells is a :class:`LedMap`, usually read from the
 calibration profile. Buttons come from :func:`open_buttons` and deliver
 :class:`ButtonEvent` values.
 
+A live game never waits for its LEDs: it wraps them in a :class:`KeptMatrix`
+(``KeptMatrix(open_leds(...), on_change=...)``), whose ``show`` returns at
+once and whose own thread keeps the controller showing the latest frame,
+reconnecting by itself when it comes and goes; its :class:`LinkState` says
+"LEDs disconnected since 20:31, retrying" while it is away.
+
 Nothing here imports gpiozero until a GPIO driver is chosen, and the
 firmware bridge (with pyserial) is imported only by the serial drivers.
 """
@@ -38,6 +44,7 @@ from hardware.errors import (
     LedSpecError,
 )
 from hardware.frame import EMPTY, CellFrame, CellLight, Colour, Pattern
+from hardware.kept import KeptMatrix, LinkState
 from hardware.ledmap import LedLayout, LedMap, Wiring
 from hardware.matrix import LedMatrix, NullMatrix
 
@@ -53,12 +60,14 @@ __all__ = [
     "FrameError",
     "GpioError",
     "HardwareError",
+    "KeptMatrix",
     "KeyboardButtons",
     "LedLayout",
     "LedMap",
     "LedMapError",
     "LedMatrix",
     "LedSpecError",
+    "LinkState",
     "NullButtons",
     "NullMatrix",
     "Pattern",

@@ -5,7 +5,10 @@ board's LEDs: ``show(frame)``, ``clear()``, ``close()``, and ``shown()`` for
 the frame on display (the page mirrors it). It is a context manager that
 clears and closes on exit.
 
-Drivers implement ``_show(frame)`` (and ``_close()``). Drivers whose LEDs
+Drivers implement ``_show(frame)`` (and ``_close()``); a driver whose device
+can come and go (a controller on a cable) also implements ``check()``,
+``reconnect()`` and ``abort()``, which :class:`~hardware.kept.KeptMatrix` uses
+to keep it going beside the game. Drivers whose LEDs
 cannot blink by themselves derive from :class:`AnimatedMatrix`, which keeps a
 tick counter and pushes the LED state once per tick from a background thread
 (only when something blinks and the state changes); tests and benchmarks
@@ -96,6 +99,15 @@ class LedMatrix(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name} {self.geometry.spec} {self.led_count} LEDs>"
+
+    def check(self) -> None:  # noqa: B027 - optional hook
+        """Raise an error saying what is wrong if the device is known to be gone or hung (default: nothing)."""
+
+    def reconnect(self) -> None:  # noqa: B027 - optional hook
+        """Open the device again after it failed (default: nothing to reopen, the next frame just tries again)."""
+
+    def abort(self) -> None:  # noqa: B027 - optional hook
+        """Let go of the device at once, from any thread, even while a frame is on its way (default: nothing)."""
 
     @abstractmethod
     def _show(self, frame: CellFrame) -> None:

@@ -1,0 +1,136 @@
+"""KeptMatrix: the LEDs beside the game, with a stand-in driver that hangs, fails and comes back on demand."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from firmware_bridge import DeviceTimeoutError, NoDeviceError
+from hardware import EMPTY, CellFrame, CellLight, Colour, KeptMatrix, LedMatrix, LinkState, Pattern
+from referee.geometry import parse_geometry
+
+WAIT_S = 20.0
+
+
+class FlakyMatrix(LedMatrix):
+    """A driver whose device can hang (until aborted or released) or be gone; records what reached it."""
+
+    name = "flaky"
+
+    def __init__(self) -> None:
+        super().__init__(parse_geometry("diamond:3"))
+        self.gone = False
+        self.hung = threading.Event()
+        self.released = threading.Event()
+        self.aborted = threading.Event()
+        self.shown_frames: list[CellFrame] = []
+        self.reconnects = 0
+        self.threads: set[str] = set()
+        self.closed_by: str | None = None
+
+    def _show(self, frame: CellFrame) -> None:
+        self.threads.add(threading.current_thread().name)
+        if self.hung.is_set():
+            self.released.wait(WAIT_S)
+            if self.aborted.is_set():
+                raise NoDeviceError("the device was let go of")
+        if self.gone:
+            raise DeviceTimeoutError("the controller did not acknowledge")
+        self.shown_frames.append(frame)
+
+    def check(self) -> None:
+        if self.gone:
+            raise DeviceTimeoutError("the controller has said nothing for 3 s")
+
+    def reconnect(self) -> None:
+        self.reconnects += 1
+        if self.gone:
+            raise NoDeviceError("the port went away")
+
+    def abort(self) -> None:
+        self.aborted.set()
+        self.released.set()
+
+    def _close(self) -> None:
+        self.closed_by = threading.current_thread().name
+
+
+def light(cell: int) -> CellFrame:
+    return CellFrame({cell: CellLight(Colour.WHITE, Pattern.STEADY)})
+
+
+def kept(driver: FlakyMatrix, changes: list[LinkState]) -> KeptMatrix:
+    return KeptMatrix(driver, on_change=changes.append, first_retry_s=0.02, max_retry_s=0.1, check_s=0.02, settle_s=0.1)
+
+
+def test_show_hands_the_frame_over_and_the_latest_frame_wins_while_the_device_hangs() -> None:
+    driver, changes = FlakyMatrix(), []
+    leds = kept(driver, changes)
+    try:
+        driver.hung.set()
+        leds.show(light(0))
+        for cell in range(1, 9):
+            leds.show(light(cell))  # returns at once although the device is stuck on the first frame
+        assert leds.shown() == light(8)
+        driver.hung.clear()
+        driver.released.set()
+        assert leds.wait_until(lambda k: k.settled, WAIT_S)
+        assert driver.shown_frames[-1] == light(8)
+        assert len(driver.shown_frames) <= 3, "frames that were replaced before they were sent must not be sent"
+        assert driver.threads == {leds._thread.name}, "only the LED thread may talk to the device"
+    finally:
+        leds.close()
+
+
+def test_a_lost_device_is_reported_once_retried_and_given_the_whole_state_when_it_is_back() -> None:
+    driver, changes = FlakyMatrix(), []
+    leds = kept(driver, changes)
+    try:
+        leds.show(light(1))
+        assert leds.wait_until(lambda k: k.settled, WAIT_S)
+        driver.gone = True
+        assert leds.wait_until(lambda k: not k.state.connected, WAIT_S)
+        leds.show(light(2))
+        leds.show(light(3))
+        assert leds.wait_until(lambda k: driver.reconnects >= 4, WAIT_S)
+        assert [c.connected for c in changes] == [False], "one report per change, not one per retry"
+        assert changes[0].words.startswith("LEDs disconnected since ") and changes[0].words.endswith(", retrying")
+        assert "said nothing" in changes[0].reason or "acknowledge" in changes[0].reason
+        driver.gone = False
+        assert leds.wait_until(lambda k: k.state.connected, WAIT_S)
+        assert driver.shown_frames[-1] == light(3)
+        assert [c.connected for c in changes] == [False, True]
+        assert changes[1].words == ""
+        assert leds.failures == 1
+    finally:
+        leds.close()
+
+
+def test_close_returns_and_lets_go_of_a_hung_device() -> None:
+    driver, changes = FlakyMatrix(), []
+    leds = kept(driver, changes)
+    driver.hung.set()
+    leds.show(light(4))
+    closer = threading.Thread(target=leds.close)
+    closer.start()
+    closer.join(WAIT_S)
+    assert not closer.is_alive(), "close() waited for a hung device"
+    assert driver.aborted.is_set()
+    assert leds.closed
+
+
+def test_close_turns_a_healthy_device_off_from_the_led_thread() -> None:
+    driver, changes = FlakyMatrix(), []
+    leds = kept(driver, changes)
+    leds.show(light(5))
+    assert leds.wait_until(lambda k: k.settled, WAIT_S)
+    leds.close()
+    assert driver.shown_frames[-1] == EMPTY
+    assert driver.closed_by == leds._thread.name
+    assert not driver.aborted.is_set()
+
+
+def test_the_words_name_the_time_of_the_loss() -> None:
+    since = time.mktime((2024, 5, 1, 20, 31, 0, 0, 0, -1))
+    assert LinkState(False, since, "gone").words == "LEDs disconnected since 20:31, retrying"
+    assert LinkState(True, since).words == ""
