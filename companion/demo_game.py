@@ -1,7 +1,8 @@
 """The demo's set-up: a scripted table filmed by the synthetic camera, driving a real session.
 
 :func:`start_demo` builds everything ``cascade demo`` runs: the store in a
-folder, the LEDs (``emu:`` by default), the live game, the page, and a worker
+folder, the LEDs (``emu:`` by default, kept beside the game so that their
+controller may come and go), the live game, the page, and a worker
 that plays scripted games one after another — each game with one mistake the
 players fix once the companion points it out.
 
@@ -69,17 +70,17 @@ def start_demo(
     ``camera``: film the table (True), feed its boards directly (False), or
     film it when the vision package can (None).
     """
-    from hardware import open_leds
+    from hardware import KeptMatrix, open_leds
 
     filmed = camera_available() if camera is None else camera
     rules = make_rules(game, board)
     geometry = rules.geometry
     table = ScriptedTable(geometry, seed=seed + 6) if filmed else None
     store = Store(Path(folder) / "demo-games.sqlite3")
-    leds = open_leds(leds_spec, geometry)
+    leds = KeptMatrix(open_leds(leds_spec, geometry))
     try:
         live = LiveGame.start_or_resume(rules.start(), store, leds=leds, headers={"White": "Ada", "Black": "Bo"})
-        session = Session(live, store, leds, host, port)
+        session = Session(live, store, leds, host, port, say=_say_demo)
     except BaseException:
         leds.close()
         store.close()
@@ -133,6 +134,10 @@ def _direct(live: LiveGame, fps: float | None) -> Player:
                 return
 
     return play
+
+
+def _say_demo(words: str) -> None:
+    print(f"cascade demo: {words}", file=sys.stderr, flush=True)
 
 
 def _image(frame: TableFrame) -> np.ndarray:

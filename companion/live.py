@@ -20,6 +20,14 @@ holds while the camera keeps reading that cell the same way.
 
 Cascades turns of one or two stones end with a second stone, the End-turn
 button (or the page), or the opponent's next stone.
+
+Nothing outside the game stops it. The LEDs are handed each frame and never
+waited for (``hardware.KeptMatrix`` drives them from its own thread); their
+controller's state reaches the page through :meth:`LiveGame.set_link`. A
+store that cannot be written (a full disk) does not stop the game either:
+the writes wait in a :class:`~companion.backlog.Backlog`, the page and
+``on_notice`` say what happened and what to do, and they are saved as soon
+as the store takes them; what was committed before is never touched.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from companion.assess import Assessment, Kind, assess, ply_text
+from companion.backlog import Backlog
 from companion.errors import LiveGameError
 from companion.snapshot import CellMark, Snapshot
 from companion.store import Store
@@ -64,15 +73,19 @@ class LiveGame:
         self,
         start: Position,
         store: Store,
-        game_id: int,
+        game_id: int | None,
         leds: Leds | None = None,
         moves: Sequence[Move] = (),
         broadcaster: Broadcaster | None = None,
+        backlog: Backlog | None = None,
     ) -> None:
         self._lock = threading.RLock()
         self.store = store
-        self.game_id = game_id
+        self.game_id: int | None = game_id
         self.leds = leds
+        self.backlog = backlog or Backlog(store)
+        self.backlog.on_ply = self._committed
+        self.backlog.on_problem = self._store_problem
         self.broadcaster = broadcaster or Broadcaster()
         self._start = start
         self._moves: list[Move] = list(moves)
@@ -91,8 +104,10 @@ class LiveGame:
         self._leds_shown: tuple[str, ...] = ()
         self._camera: tuple[int, bytes] | None = None
         self._camera_cond = threading.Condition()
+        self._link = ""
         self.keep_jpeg = False
         self.on_ply: Callable[[int, str], None] | None = None
+        self.on_notice: Callable[[str], None] | None = None
         self._snapshot = self._build_snapshot()
         self._refresh(show_leds=True)
 
@@ -109,6 +124,7 @@ class LiveGame:
     ) -> LiveGame:
         """Resume the store's open game if it is this game on this board, else start a new one."""
         rules = start.rules
+        backlog = Backlog(store)
         open_game = store.open_game()
         if open_game is not None and open_game.game == rules.game and open_game.geometry == rules.spec:
             moves: list[Move] = []
@@ -117,12 +133,12 @@ class LiveGame:
                 move = position.play(stored.ply)
                 moves.append(move)
                 position = move.position
-            return cls(start, store, open_game.id, leds, moves, broadcaster)
+            return cls(start, store, open_game.id, leds, moves, broadcaster, backlog)
         if open_game is not None:
-            store.end_game(open_game.id, "*")
+            backlog.end_game(open_game.id, "*")
         all_headers = {**rules.headers(), **dict(headers or {})}
-        game_id = store.new_game(rules.game, rules.spec, all_headers)
-        return cls(start, store, game_id, leds, (), broadcaster)
+        game_id = backlog.new_game(rules.game, rules.spec, all_headers)
+        return cls(start, store, game_id, leds, (), broadcaster, backlog)
 
     # -- what the game is --------------------------------------------------------------------
 
@@ -162,6 +178,7 @@ class LiveGame:
             self._raw = raw
             self._observed = self._corrected(raw)
             self._note = ""
+            self._save_waiting()
             self._judge()
             return self._snapshot
 
@@ -252,13 +269,28 @@ class LiveGame:
     def _accept(self, move: Move) -> None:
         """Commit a ply (store first), then let the LEDs and the page follow."""
         jpeg = self._camera[1] if self.keep_jpeg and self._camera is not None else None
-        number = self.store.add_ply(self.game_id, ply_text(move), move.position.diagram(), jpeg=jpeg)
+        self.backlog.add_ply(self.game_id, ply_text(move), move.position.diagram(), jpeg=jpeg)
         self._moves.append(move)
-        if self.on_ply is not None:
-            self.on_ply(number, ply_text(move))
         self._undo_to = None
         if move.position.is_over:
-            self.store.end_game(self.game_id, move.position.result)
+            self.backlog.end_game(self.game_id, move.position.result)
+
+    def _committed(self, number: int, text: str) -> None:
+        """A ply is in the store now."""
+        if self.on_ply is not None:
+            self.on_ply(number, text)
+
+    def _store_problem(self, words: str) -> None:
+        """The store stopped (or started again) taking writes: tell the terminal; the page shows it too."""
+        self.game_id = self.backlog.game_id(self.game_id)
+        if self.on_notice is not None:
+            self.on_notice(words or "The game store can be written again: every ply is saved")
+
+    def _save_waiting(self, force: bool = False) -> None:
+        """Try the store again with the writes that wait for it."""
+        if self.backlog.waiting:
+            self.backlog.retry(force)
+            self.game_id = self.backlog.game_id(self.game_id)
 
     def _earlier_position(self, observed: tuple[str, ...]) -> int | None:
         positions = self.positions
@@ -280,11 +312,11 @@ class LiveGame:
 
     def _new_game(self, params: dict[str, str]) -> str:
         if self.position.result == "*" and self._moves:
-            self.store.end_game(self.game_id, "*")
+            self.backlog.end_game(self.game_id, "*")
         elif not self.position.is_over and not self._moves:
             return "A new game is already open: make the first move"
         rules = self._start.rules
-        self.game_id = self.store.new_game(rules.game, rules.spec, rules.headers())
+        self.game_id = self.backlog.new_game(rules.game, rules.spec, rules.headers())
         self._moves = []
         self._tentative = None
         self._undo_to = None
@@ -312,7 +344,7 @@ class LiveGame:
         count = len(self._moves) - keep
         if self.position.is_over:
             raise LiveGameError("the game has ended; start a new game")
-        self.store.take_back(self.game_id, count)
+        self.backlog.take_back(self.game_id, count)
         if self._observed is not None and self._observed == self.position.symbols():
             self._retracted = self._observed  # the board still shows the plies taken back
             self._retracted_words = "Undone"
@@ -433,6 +465,8 @@ class LiveGame:
         position = self.position
         score = position.score
         message, alerts = self._message()
+        if self.backlog.problem:
+            alerts = (self.backlog.problem, *alerts)
         observed = self._observed or tuple("?" for _ in position.geometry.cells)
         last = _move_cells(self._tentative or (self._moves[-1] if self._moves else None))
         self._seq += 1
@@ -458,6 +492,7 @@ class LiveGame:
             result=None if position.result == "*" else position.result,
             occluded=self._occluded,
             frames=self._frames,
+            link=self._link,
         )
 
     def _publish(self) -> Snapshot:
@@ -468,6 +503,18 @@ class LiveGame:
     def snapshot(self) -> Snapshot:
         """The latest snapshot."""
         return self._snapshot
+
+    def set_link(self, words: str) -> None:
+        """How the LED controller is doing, in plain words for the page (empty while it answers)."""
+        with self._lock:
+            if words != self._link:
+                self._link = words
+                self._publish()
+
+    def unsaved_plies(self) -> list[str]:
+        """The plies the store has not taken yet (it could not be written), in order."""
+        with self._lock:
+            return self.backlog.unsaved_plies()
 
     # -- camera pictures for the page ----------------------------------------------------------
 
@@ -487,7 +534,13 @@ class LiveGame:
             return None
 
     def close(self) -> None:
-        """End the page's streams (the store and LEDs belong to the caller)."""
+        """Save what waits for the store if it can be written now; end the page's streams.
+
+        The store and LEDs belong to the caller; :meth:`unsaved_plies` tells
+        what could still not be saved.
+        """
+        with self._lock:
+            self._save_waiting(force=True)
         self.broadcaster.close()
         with self._camera_cond:
             self._camera_cond.notify_all()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import TYPE_CHECKING
 
 from companion.cameras import open_camera, table_profile
@@ -42,8 +43,12 @@ def profile_led_map(profile: object, geometry: Geometry) -> LedMap | None:
 
 
 def start_run(args: argparse.Namespace) -> Session:
-    """Open the store, LEDs, buttons and camera; resume or start the game; serve the page; start the camera loop."""
-    from hardware import open_buttons, open_leds
+    """Open the store, LEDs, buttons and camera; resume or start the game; serve the page; start the camera loop.
+
+    The LEDs are kept beside the game (:class:`hardware.KeptMatrix`): once
+    open, their controller may come and go without the game waiting for it.
+    """
+    from hardware import KeptMatrix, open_buttons, open_leds
     from vision.pipeline import BoardReader
 
     profile = _profile(args)
@@ -64,7 +69,7 @@ def start_run(args: argparse.Namespace) -> Session:
     store = Store(args.store or default_store_path())
     leds = buttons = camera = None
     try:
-        leds = open_leds(args.leds, geometry, led_map=profile_led_map(profile, geometry))
+        leds = KeptMatrix(open_leds(args.leds, geometry, led_map=profile_led_map(profile, geometry)))
         buttons = open_buttons(args.buttons)
         live = LiveGame.start_or_resume(rules.start(), store, leds=leds)
         live.keep_jpeg = bool(args.jpeg)
@@ -72,7 +77,7 @@ def start_run(args: argparse.Namespace) -> Session:
         camera = open_camera(args.camera, live.position, args.fps)
         reader = BoardReader(geometry, profile.locator, profile.colour_model)  # type: ignore[attr-defined]
         loop = CameraLoop(live, reader, open_steadier(), buttons)
-        session = Session(live, store, leds, args.host, args.port)
+        session = Session(live, store, leds, args.host, args.port, say=_say_run)
     except BaseException:
         for part in (camera, buttons, leds):
             if part is not None:
@@ -104,3 +109,7 @@ def _table_seed(spec: str) -> int:
         return int(options.get("seed", "1"))
     except ValueError:
         raise SetupError(f"'{spec}': seed must be a whole number") from None
+
+
+def _say_run(words: str) -> None:
+    print(f"cascade run: {words}", file=sys.stderr, flush=True)

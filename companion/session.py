@@ -4,14 +4,22 @@ Both ``cascade run`` and ``cascade demo`` build a :class:`Session`: the store,
 the LEDs, the live game, the Flask page on a background server and the camera
 loop on its own thread. :meth:`Session.wait` returns when the time is up, the
 frames end, or a signal (Ctrl-C, SIGTERM) asks to stop; :meth:`Session.close`
-then stops everything in order: camera loop, page streams, server, LEDs,
-store. Nothing accepted is lost at any point: every ply is already committed.
+then stops everything within about a second, whatever the LED controller is
+doing: camera loop, page streams, server, LEDs, store. Nothing accepted is
+lost at any point: every ply is already committed (or, while the store cannot
+be written, waits in memory and is listed by ``live.unsaved_plies()``).
+
+LEDs given as a :class:`~hardware.KeptMatrix` are followed: when their
+controller goes away or comes back the page's ``link`` field and the terminal
+(:attr:`Session.say`, once per change) say so; the store's troubles are told
+the same way.
 """
 
 from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -22,6 +30,7 @@ from typing import Any
 from companion.live import LiveGame
 from companion.store import Store
 from companion.web.app import Server, create_app, new_token, serve
+from hardware.kept import KeptMatrix, LinkState
 
 
 @dataclass(frozen=True)
@@ -36,10 +45,19 @@ class Urls:
 class Session:
     """The parts of a running companion and their orderly stop (see the module docstring)."""
 
-    def __init__(self, live: LiveGame, store: Store, leds: Any = None, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        live: LiveGame,
+        store: Store,
+        leds: Any = None,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        say: Callable[[str], None] | None = None,
+    ) -> None:
         self.live = live
         self.store = store
         self.leds = leds
+        self.say: Callable[[str], None] = say or _to_stderr
         self.stop_event = threading.Event()
         self.token = new_token()
         self.app = create_app({"LIVE": live, "TOKEN": self.token})
@@ -48,6 +66,19 @@ class Session:
         self.worker_error: BaseException | None = None
         self.extra_closers: list[Callable[[], object]] = []
         self.filmed = True  # False when readings come straight from a script, not from camera frames
+        if live.on_notice is None:
+            live.on_notice = lambda words: self.say(words)
+        if isinstance(leds, KeptMatrix):
+            leds.on_change = self._link_changed
+            live.set_link(leds.state.words)
+
+    def _link_changed(self, state: LinkState) -> None:
+        """The LED controller went away or came back: the page and the terminal say so."""
+        self.live.set_link(state.words)
+        if state.connected:
+            self.say("LEDs reconnected: they show the game again")
+        else:
+            self.say(f"{state.words} ({state.reason})")
 
     @property
     def urls(self) -> Urls:
@@ -105,14 +136,21 @@ class Session:
             thread.join(timeout=10.0)
 
     def close(self) -> None:
-        """Stop the camera loop, the page and the LEDs, and close the store."""
+        """Stop the camera loop, the page and the LEDs, and close the store (within about a second)."""
+        self.stop_event.set()
+        server = threading.Thread(target=self.server.stop, name="page stop", daemon=True)
+        server.start()  # the server notices its stop only every half second: let it, meanwhile
         self.stop_workers()
         self.live.close()
-        self.server.stop()
         for closer in self.extra_closers:
             with contextlib.suppress(Exception):  # a device already gone must not keep the rest open
                 closer()
         if self.leds is not None:
             with contextlib.suppress(Exception):  # the LEDs may already be gone (unplugged)
                 self.leds.close()
+        server.join()
         self.store.close()
+
+
+def _to_stderr(words: str) -> None:
+    print(f"cascade: {words}", file=sys.stderr, flush=True)

@@ -49,6 +49,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     import tempfile
 
+    from companion.commands.run import report_unsaved
     from companion.demo_game import start_demo
 
     with tempfile.TemporaryDirectory(prefix="cascade-demo-") as folder:
@@ -79,4 +80,4 @@ def run(args: argparse.Namespace) -> int:
         if session.worker_error is not None:
             raise session.worker_error
     print(f"Demo stopped ({reason}): {games} game(s), {plies} ply(ies) in the current one.", flush=True)
-    return 0
+    return report_unsaved("cascade demo", session.live.unsaved_plies())

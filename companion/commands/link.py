@@ -1,8 +1,14 @@
-"""``cascade link``: run an LED controller emulator on a pseudo-terminal, or ask a controller who it is."""
+"""``cascade link``: run an LED controller emulator on a pseudo-terminal, or ask a controller who it is.
+
+``link emu`` and ``link sim`` stop on Ctrl-C or SIGTERM and remove their port;
+``--port PATH`` puts the port at a fixed path, so that a companion using
+``serial:PATH`` finds the controller again after it is restarted.
+"""
 
 from __future__ import annotations
 
 import argparse
+import signal
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -15,6 +21,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     ):
         action = actions.add_parser(name, help=summary, description=summary)
         action.add_argument("--leds", type=int, default=64, help="LEDs on the chain, 1..256 (default 64)")
+        action.add_argument(
+            "--port",
+            metavar="PATH",
+            help="put the port at this path (a link to the pseudo-terminal), so a restarted controller is found "
+            "where the last one was (default: a fresh temporary path)",
+        )
         action.set_defaults(run=run_emulator, kind=name)
     info = actions.add_parser("info", help="shake hands with a controller and print what it announces")
     info.add_argument("spec", help="a serial port or pyserial URL (/dev/ttyACM0, socket://host:port), emu: or sim:")
@@ -29,11 +41,21 @@ def run_emulator(args: argparse.Namespace) -> int:
     from firmware_bridge.sim import SimulatedDevice
 
     device: EmulatedDevice | SimulatedDevice
-    device = EmulatedDevice(leds=args.leds) if args.kind == "emu" else SimulatedDevice(leds=args.leds)
+    if args.kind == "emu":
+        device = EmulatedDevice(leds=args.leds, port_path=args.port)
+    else:
+        device = SimulatedDevice(leds=args.leds, port_path=args.port)
+    stop = threading.Event()
+    previous = signal.signal(signal.SIGTERM, lambda signum, frame: stop.set())
     try:
-        print(f"{args.kind}: {args.leds} LEDs on {device.port} (LED spec serial:{device.port}; Ctrl-C stops)")
-        threading.Event().wait()
+        print(
+            f"{args.kind}: {args.leds} LEDs on {device.port} (LED spec serial:{device.port}; Ctrl-C stops)",
+            flush=True,
+        )
+        while not stop.wait(0.5):
+            pass
     finally:
+        signal.signal(signal.SIGTERM, previous)
         device.close()
     return 0
 

@@ -5,6 +5,12 @@ board (after a crash or a power cut nothing is lost); otherwise starts one.
 The page binds to 127.0.0.1 unless ``--host`` says otherwise; actions on it
 need the token printed at start. Each accepted ply is printed as it is
 committed. Stops on Ctrl-C or SIGTERM, or when the camera's frames end.
+
+The game never waits for the LEDs: when their controller stops answering the
+page and the terminal say "LEDs disconnected since 20:31, retrying", the game
+goes on, and the LEDs show it again as soon as the controller is back. When
+the store cannot be written (a full disk) the game goes on in memory and the
+page says what to do; the plies are saved as soon as the store takes them.
 """
 
 from __future__ import annotations
@@ -81,4 +87,18 @@ def run(args: argparse.Namespace) -> int:
         file=sys.stderr,
         flush=True,
     )
-    return 0
+    return report_unsaved("cascade run", live.unsaved_plies())
+
+
+def report_unsaved(command: str, plies: list[str]) -> int:
+    """Name the plies the store never took (it could not be written); 1 if there are any, else 0."""
+    if not plies:
+        return 0
+    print(
+        f"{command}: the game store could not be written, so the last {len(plies)} "
+        f"{'ply was' if len(plies) == 1 else 'plies were'} not saved: {'; '.join(plies)}. "
+        "Write them down; free disk space or make the store writable before the next game.",
+        file=sys.stderr,
+        flush=True,
+    )
+    return 1

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from companion.errors import LiveGameError
+from companion.assess import ply_text
+from companion.errors import LiveGameError, StoreWriteError
 from companion.live import LiveGame
 from companion.scenario import Script, script_game
 from companion.store import Store, export_record
@@ -212,3 +213,125 @@ def test_a_new_game_asks_for_the_board_to_be_cleared(tmp_path):
         live.perform("new_game", {})
         assert live.snapshot().alerts == ("New game: take the stone off c1",)
         assert store.games()[0].result == "*"
+
+
+class FlakyStore(Store):
+    """A store whose writes fail (as on a full disk) while ``failing`` is set; nothing is written then."""
+
+    failing = False
+
+    def _refuse(self) -> None:
+        if self.failing:
+            raise StoreWriteError("cannot write the game store (database or disk is full)")
+
+    def new_game(self, *args, **kwargs):
+        self._refuse()
+        return super().new_game(*args, **kwargs)
+
+    def add_ply(self, *args, **kwargs):
+        self._refuse()
+        return super().add_ply(*args, **kwargs)
+
+    def take_back(self, *args, **kwargs):
+        self._refuse()
+        return super().take_back(*args, **kwargs)
+
+    def end_game(self, *args, **kwargs):
+        self._refuse()
+        return super().end_game(*args, **kwargs)
+
+
+def stored(store: Store, game_id) -> list[str]:
+    return [p.ply for p in store.plies(game_id)]
+
+
+def texts(moves) -> list[str]:
+    return [ply_text(m) for m in moves]
+
+
+def test_a_store_that_cannot_be_written_does_not_stop_the_game_and_gets_every_ply_later(tmp_path):
+    script = script_game(make_rules("cascade", "diamond:4").start(), seed=3)
+    with FlakyStore(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(script.start, store)
+        notices, printed = [], []
+        live.on_notice = notices.append
+        live.on_ply = lambda number, text: printed.append((number, text))
+        third = next(i for i, s in enumerate(script.steps) if s.move == 4)
+        play_script(live, script, third)
+        committed = stored(store, live.game_id)
+        assert len(committed) == 3
+        store.failing = True
+        sixth = next(i for i, s in enumerate(script.steps) if s.move == 7)
+        for step in script.steps[third:sixth]:
+            snap = live.on_reading(step.board)
+        assert len(live.moves) == 6, "the game stopped refereeing when the store failed"
+        assert stored(store, live.game_id) == committed, "what was committed before must stay as it was"
+        assert snap.alerts[0].startswith("The game store cannot be written (cannot write the game store")
+        assert "3 plies are kept in memory only" in snap.alerts[0] and "Free some disk space" in snap.alerts[0]
+        assert len(notices) == 1 and "1 ply is kept in memory only" in notices[0], "one notice, not one per ply"
+        assert [n for _, n in printed] == committed, "a ply was printed as saved before it was"
+        assert live.unsaved_plies() == texts(live.moves[3:])
+        store.failing = False
+        live.backlog._tried_s = 0.0  # the next reading tries the store again at once
+        live.on_reading(script.steps[sixth - 1].board)
+        assert stored(store, live.game_id) == texts(live.moves)
+        assert [n for _, n in printed] == texts(live.moves)
+        assert len(notices) == 2
+        assert notices[-1] == "The game store can be written again: every ply is saved"
+        assert not any("cannot be written" in a for a in live.snapshot().alerts)
+        play_script(live, Script(script.start, script.steps[sixth:], script.moves, None))
+        assert stored(store, live.game_id) == texts(script.moves)
+        assert store.game(live.game_id).result == script.final.result
+
+
+def test_undo_and_a_new_game_while_the_store_fails_reach_it_in_order(tmp_path):
+    start = make_rules("cascade", "diamond:3").start()
+    one = start.play("o c1").position
+    two = one.play("x c5").position
+    with FlakyStore(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(start, store)
+        first = live.game_id
+        live.on_reading(one.symbols())
+        store.failing = True
+        live.on_reading(two.symbols())
+        live.perform("undo", {})
+        live.on_reading(one.symbols())
+        live.perform("new_game", {})
+        assert live.game_id is None
+        live.on_reading(start.symbols())
+        live.on_reading(start.play("x c1").position.symbols())
+        assert [str(m.ply) for m in live.moves] == ["x c1"]
+        assert len(store.games()) == 1 and stored(store, first) == ["o c1"]
+        store.failing = False
+        live.close()
+        assert live.unsaved_plies() == []
+        games = store.games()
+        assert [g.id for g in games] == [first, live.game_id]
+        assert stored(store, first) == ["o c1"] and games[0].result == "*"
+        assert stored(store, live.game_id) == ["x c1"]
+
+
+def test_plies_the_store_never_took_are_named_at_the_end(tmp_path):
+    start = make_rules("cascade", "diamond:3").start()
+    with FlakyStore(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(start, store)
+        store.failing = True
+        live.on_reading(start.play("o c1").position.symbols())
+        live.close()
+        assert live.unsaved_plies() == ["o c1"]
+        assert stored(store, live.game_id) == []
+
+
+def test_the_led_controller_state_reaches_the_page(tmp_path):
+    start = make_rules("cascade", "diamond:3").start()
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(start, store)
+        viewer = live.broadcaster.subscribe()
+        live.set_link("LEDs disconnected since 20:31, retrying")
+        assert live.snapshot().link == "LEDs disconnected since 20:31, retrying"
+        assert live.snapshot().to_json()["link"] == "LEDs disconnected since 20:31, retrying"
+        live.on_reading(start.play("o c1").position.symbols())
+        assert live.snapshot().link == "LEDs disconnected since 20:31, retrying" and len(live.moves) == 1
+        live.set_link("")
+        assert live.snapshot().link == ""
+        live.broadcaster.unsubscribe(viewer)
