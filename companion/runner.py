@@ -5,6 +5,10 @@
 when the board is still and uncovered, feeds those readings (and button
 presses) to the :class:`~companion.live.LiveGame`, and now and then draws the
 detected cells over the frame for the page's camera view.
+
+A frame the reader cannot take (a corrupt picture from a failing camera) is
+skipped and counted; the terminal hears of it once per run of such frames,
+and the game goes on with the next good one.
 """
 
 from __future__ import annotations
@@ -53,11 +57,12 @@ def reading_tokens(reading: FrameReading) -> tuple[str, ...]:
 
 @dataclass
 class LoopStats:
-    """What the loop did: frames read, stable readings fed, seconds spent per frame."""
+    """What the loop did: frames read, stable readings fed, frames it could not read, seconds spent per frame."""
 
     frames: int = 0
     stable: int = 0
     occluded: int = 0
+    unreadable: int = 0
     frame_s: list[float] = field(default_factory=list)
 
 
@@ -80,17 +85,25 @@ class CameraLoop:
         self.stats = LoopStats()
         self._was_occluded = False
         self._had_errors = False
+        self._unreadable = False
 
-    def step(self, image: np.ndarray, pressed: Iterable[str] = ()) -> FrameReading:
-        """Process one frame (and any buttons pressed with it)."""
+    def step(self, image: np.ndarray, pressed: Iterable[str] = ()) -> FrameReading | None:
+        """Process one frame (and any buttons pressed with it); None for a frame that could not be read."""
         started = time.perf_counter()
-        reading = self.reader.read(image)
-        stable = self.steadier.update(reading)
+        try:
+            reading: FrameReading | None = self.reader.read(image)
+        except Exception as error:  # a corrupt frame must not end the game: skip it, say so once
+            reading = None
+            self.stats.unreadable += 1
+            if not self._unreadable and self.live.on_notice is not None:
+                self.live.on_notice(f"a camera frame could not be read ({error}); check the camera and its cable")
+        self._unreadable = reading is None
+        stable = self.steadier.update(reading) if reading is not None else None
         if stable is not None:
             self.stats.stable += 1
             self.live.on_reading(reading_tokens(stable), occluded=False)
             self._was_occluded = False
-        elif reading.occluded and not self._was_occluded:
+        elif reading is not None and reading.occluded and not self._was_occluded:
             self.stats.occluded += 1
             self.live.on_reading((), occluded=True)
             self._was_occluded = True
@@ -101,7 +114,7 @@ class CameraLoop:
         if errors and not self._had_errors and self.buttons is not None:
             self.buttons.buzz()
         self._had_errors = errors
-        if self.stats.frames % self.view_every == 0:
+        if reading is not None and self.stats.frames % self.view_every == 0:
             self.live.show_camera(self.camera_view(image, reading))
         self.stats.frames += 1
         self.stats.frame_s.append(time.perf_counter() - started)

@@ -92,3 +92,30 @@ def test_the_table_resumes_where_the_board_was():
     step = resume_step(script, position)
     assert script.steps[step].board == position.symbols()
     assert all(s.move <= 5 for s in script.steps[: step + 1])
+
+
+class FailingReader(ScriptedReader):
+    """Raises for every reading given as None, as a reader does on a corrupt frame."""
+
+    def read(self, image):
+        got = next(self._readings)
+        if got is None:
+            raise ValueError("the JPEG ended early")
+        return got
+
+
+def test_frames_that_cannot_be_read_are_skipped_and_told_once(tmp_path):
+    start = make_rules("cascade", "diamond:3").start()
+    dropped = start.play("o c1").position.symbols()
+    frames = [reading(start.symbols()), None, None, reading(dropped), None, reading(dropped)]
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(start, store)
+        notices = []
+        live.on_notice = notices.append
+        loop = CameraLoop(live, FailingReader(start.geometry, frames), PassOn())
+        image = np.zeros((8, 8, 3), np.uint8)
+        for _ in frames:
+            loop.step(image)
+        assert [str(m.ply) for m in live.moves] == ["o c1"]
+        assert loop.stats.unreadable == 3 and loop.stats.frames == 6
+        assert len(notices) == 2 and all("the JPEG ended early" in n for n in notices)

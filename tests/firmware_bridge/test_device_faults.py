@@ -139,9 +139,8 @@ def test_a_frozen_simulator_is_stopped_by_close(tmp_path: Path) -> None:
 
 
 def test_faults_are_named() -> None:
-    with pytest.raises(EmulatorError, match="silent, garbage, error, reannounce"):
-        with EmulatedDevice(leds=LEDS) as device:
-            device.misbehave("sparks")
+    with EmulatedDevice(leds=LEDS) as device, pytest.raises(EmulatorError, match="silent, garbage, error, reannounce"):
+        device.misbehave("sparks")
 
 
 def test_a_port_path_taken_by_a_file_is_refused(tmp_path: Path) -> None:
