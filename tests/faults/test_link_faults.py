@@ -40,11 +40,12 @@ FAULTS = ["killed", "frozen", "silent", "garbage", "error", "reannounce", "unplu
 class Table:
     """A live game on a scripted board, its LEDs kept beside it, and the controller behind them."""
 
-    def __init__(self, kind: str, folder: Path, seed: int = 3) -> None:
+    def __init__(self, kind: str, folder: Path, seed: int = 3, game: str = "cascade", board: str = BOARD) -> None:
         self.kind = kind
-        rules = make_rules("cascade", BOARD)
+        rules = make_rules(game, board)
         self.script = script_game(rules.start(), seed=seed)
         self.step = 0
+        self.presses: list[str] = []
         if kind == "serial":
             self.device: Any = EmulatedDevice(leds=CONTROLLER_LEDS, port_path=folder / "ttyLED")
             inner = open_leds(f"serial:{self.device.port}", rules.geometry)
@@ -83,7 +84,7 @@ class Table:
                 self.live.on_reading(step.board, occluded=True)
             self.live.on_reading(step.board)
             if step.button:
-                self.live.on_button(step.button)
+                self.presses.append(self.live.on_button(step.button))
 
     def stored(self) -> list[str]:
         return [p.ply for p in self.store.plies(self.live.game_id)]
@@ -143,8 +144,8 @@ class Table:
 def table_of(tmp_path: Path) -> Any:
     made: list[Table] = []
 
-    def make(kind: str) -> Table:
-        table = Table(kind, tmp_path)
+    def make(kind: str, **options: Any) -> Table:
+        table = Table(kind, tmp_path, **options)
         made.append(table)
         return table
 
@@ -177,3 +178,19 @@ def test_the_game_goes_on_through_the_fault_and_the_leds_catch_up(kind: str, fau
     table.wait_until_shown()
     assert table.accepted() == table.stored() == [ply_text(m) for m in table.script.moves[: before + 5]]
     assert table.callers == {table.leds._thread.name}, "the game itself talked to the controller"
+
+
+def test_the_buttons_keep_working_while_the_controller_is_away(table_of: Any) -> None:
+    table = table_of("emu", game="cascades", board="trapezoid:4,4")
+    presses = sum(1 for step in table.script.steps if step.button)
+    assert presses >= 2, "the script presses no button: the test proves nothing"
+    table.play_until(1)
+    table.wait_until_shown()
+    table.inject("frozen")
+    table.play_until(len(table.script.moves))
+    assert len(table.presses) == presses and all(p.startswith("Turn ended") for p in table.presses)
+    assert table.accepted() == table.stored() and len(table.stored()) == len(table.script.moves)
+    assert table.live.position.symbols() == table.script.final.symbols()
+    assert table.leds.wait_until(lambda k: k.failures >= 1, WAIT_S)
+    table.heal("frozen")
+    table.wait_until_shown()
