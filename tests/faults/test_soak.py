@@ -9,7 +9,7 @@ again. The players wait, as real ones do, until the companion has seen each
 step before the next. At the end the store holds exactly the plies the game
 accepted, game by game, and the LEDs show the companion's state.
 
-``CASCADE_SOAK_S`` sets how long it runs (default 100 seconds);
+``CASCADE_SOAK_S`` sets how long it runs (default 90 seconds);
 ``CASCADE_SOAK_LEDS`` the controller (``emu:``, the default, or ``sim:``).
 """
 
@@ -40,7 +40,7 @@ from tests.firmware_bridge.conftest import require_toolchain
 from vision.pipeline import FrameReading
 from vision.stabilise import Stabiliser
 
-SOAK_S = float(os.environ.get("CASCADE_SOAK_S", "100"))
+SOAK_S = float(os.environ.get("CASCADE_SOAK_S", "90"))
 LEDS_SPEC = os.environ.get("CASCADE_SOAK_LEDS", "emu:")
 SEED = 20240531
 BOARD = "diamond:5"
