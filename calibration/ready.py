@@ -6,11 +6,12 @@ without the user's camera:
 - the board geometry;
 - the marker layout of the printed sheet (``cascade print-markers``), so the
   board is found wherever the camera stands;
-- a colour model fitted the way a user calibrates (an empty board, then
-  known layouts of every stone colour of the game), on the printed ``board`` sheet as
-  the synthetic camera sees it from above in even white light. Every frame's
-  light is measured against the board surface (see :mod:`vision.light`), so
-  the model also serves a camera at an angle, a tinted or uneven light;
+- a board model fitted the way a user calibrates (``cascade calibrate``
+  with an empty board and known layouts of every stone colour of the game,
+  see :mod:`calibration.fit`), on the printed ``board`` sheet as the
+  synthetic camera sees it from above in even white light. The reader fits
+  every frame's light over the board (see :mod:`vision.cells`), so the model
+  also serves a camera at an angle, a tinted or uneven light;
 - the LED map of the standard wiring: LEDs row by row from the top, left to
   right in each row (an 8×8 matrix under the square board, a strip under a
   hex board).
@@ -26,10 +27,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from dataclasses import replace
+
+from calibration.fit import Photo, fit_profile
 from calibration.printed import printed_board_renderer
 from calibration.profile import Profile, load_profile, save_profile
 from referee.geometry import Geometry, Layout, parse_geometry
-from vision.colour_model import fit_colour_model
 from vision.locate import MarkerLocator
 from vision.synth import CLEAN
 
@@ -110,15 +113,14 @@ def make_ready_profile(spec: str, seed: int = FIT_SEED) -> Profile:
     geometry = parse_geometry(spec)
     renderer = printed_board_renderer(geometry, seed, CLEAN)
     n = len(geometry.cells)
-    empty = renderer.render(("." * n), seed=1).image
+    empty = Photo(renderer.render("." * n, seed=1).image, None, None, "empty board")
     known = []
     cycle = (*stones_in_play(geometry), ".")
     for shift in range(len(cycle)):
         layout = tuple(cycle[(i + shift) % len(cycle)] for i in range(n))
-        known.append((renderer.render(layout, seed=2 + shift).image, layout))
-    locator = MarkerLocator.default(geometry)
-    model = fit_colour_model(geometry, locator, empty, known)
-    return Profile(geometry=geometry.spec, locator=locator, colour_model=model, led_map=row_major_leds(geometry))
+        known.append(Photo(renderer.render(layout, seed=2 + shift).image, None, layout, f"layout {shift + 1}"))
+    profile = fit_profile(geometry, MarkerLocator.default(geometry), empty, known)
+    return replace(profile, led_map=row_major_leds(geometry))
 
 
 def write_ready_profiles(folder: Path = PROFILES) -> list[Path]:
