@@ -49,7 +49,8 @@ class Watched:
 
     def __init__(self, process: subprocess.Popen[str]) -> None:
         self.process = process
-        self.lines: queue.Queue[tuple[str, str]] = queue.Queue()
+        self.lines: queue.Queue[tuple[str, str | None]] = queue.Queue()
+        self.ended = 0
         self.out: list[str] = []
         self.err: list[str] = []
         for name, stream in (("out", process.stdout), ("err", process.stderr)):
@@ -59,6 +60,7 @@ class Watched:
         for line in stream:
             (self.out if name == "out" else self.err).append(line)
             self.lines.put((name, line))
+        self.lines.put((name, None))  # this stream ended
 
     def wait_line(self, accept: Callable[[str], bool], what: str) -> str:
         deadline = time.monotonic() + WAIT_S
@@ -67,7 +69,11 @@ class Watched:
                 _, line = self.lines.get(timeout=deadline - time.monotonic())
             except queue.Empty:
                 break
-            if accept(line):
+            if line is None:
+                self.ended += 1
+                if self.ended == 2:
+                    break  # the command ended: nothing more will come
+            elif accept(line):
                 return line
         raise AssertionError(f"no line with {what} within {WAIT_S:g} s; stderr: {''.join(self.err)[-2000:]}")
 
