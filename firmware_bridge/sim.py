@@ -145,6 +145,9 @@ class SimulatedDevice(ShownLeds):
             log = self._stderr()
             self._stop_process()
             raise EmulatorError(f"the simavr harness did not start: {log or 'no message'}")
+        if self._closed:  # closed while it was starting: it must not outlive its device
+            self._stop_process()
+            raise EmulatorError("the simulator was closed while it started")
         self.line.connect(self.pty)
         self.line.replug()
 
