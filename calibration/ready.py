@@ -25,9 +25,8 @@ regenerates the files.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from dataclasses import replace
+from pathlib import Path
 
 from calibration.fit import Photo, fit_profile
 from calibration.printed import printed_board_renderer
