@@ -24,12 +24,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calibration.cellview import disk_means
 from calibration.profile import Profile
 from referee.geometry import Geometry
 from vision.config import VisionConfig
 from vision.errors import VisionError
 from vision.locate import Location, Locator, locate
-from vision.measure import Rectifier
+from vision.pipeline import make_view
 
 Light = Callable[[frozenset[int]], None]
 Grab = Callable[[], np.ndarray]
@@ -83,7 +84,7 @@ class LedMapResult:
 
 def map_leds(
     geometry: Geometry,
-    locator: Locator,
+    locator: Locator | None,
     led_count: int,
     light: Light,
     grab: Grab,
@@ -92,10 +93,18 @@ def map_leds(
     """Light the coded patterns, watch the board, and decode the LED of every cell.
 
     Raises LedMapError when a cell's code is unclear (two LEDs under one
-    cell, a neighbour's light spilling too far) or two cells claim one LED.
+    cell, a neighbour's light spilling too far) or two cells claim one LED,
+    and when there is no ``locator`` (a profile whose photos each brought
+    their own corners cannot follow a camera).
     """
+    if locator is None:
+        raise LedMapError(
+            "this profile holds no board location, so the camera cannot find the board while the LEDs blink: "
+            "calibrate with --markers or --corners, then map the LEDs"
+        )
     config = config or VisionConfig()
-    rectifier = Rectifier(geometry, config)
+    view = make_view(geometry, config)
+    centres = np.array(geometry.centres, dtype=np.float64)
     location: Location | None = None
     levels = []
     patterns = led_patterns(led_count)
@@ -103,7 +112,8 @@ def map_leds(
         light(leds)
         image = grab()
         location = locate(image, geometry, locator, location, config)
-        levels.append(rectifier.measure(image, location.homography).disk.mean(axis=1))
+        flat = view.warp(image, location.homography)
+        levels.append(disk_means(view, flat.mean(axis=2) / 255.0, centres))
     light(frozenset())
     off, on = levels[0], levels[1]
     glow = on - off

@@ -87,3 +87,13 @@ def test_patterns_are_few_and_give_every_led_its_own_code() -> None:
         assert on | off == patterns[1] and not on & off
     with pytest.raises(LedMapError, match="is the LED controller connected"):
         led_patterns(0)
+
+
+def test_a_profile_without_a_board_location_cannot_map_and_says_what_to_do() -> None:
+    geometry = parse_geometry("diamond:3")
+
+    def never(_: frozenset[int]) -> None:
+        raise AssertionError("no LED is lit before the board can be found")
+
+    with pytest.raises(LedMapError, match="calibrate with --markers or --corners"):
+        map_leds(geometry, None, 9, never, lambda: None)
