@@ -21,6 +21,29 @@ one was asked). A step moves on after ``still_frames`` passing frames in a
 row with nothing moving. The machine never opens a camera or an LED: a
 driver (the terminal in :mod:`calibration.terminal`, the page) feeds frames,
 shows :attr:`GuidedCalibration.step` and lights :attr:`Step.lit`.
+
+How the checks see the board. Every frame is seen as the reader sees it
+(:func:`vision.pipeline.make_view`): warped flat, each cell's colour taken
+at its centre (:mod:`calibration.cellview`).
+
+- *Is a stone where one was asked, and nowhere else?* Until the stones are
+  captured there are no stone colours to read with, so each cell is compared
+  with what the captured empty board showed there: its colour change in Lab,
+  after taking out the change of light since the capture (the median change
+  over the cells that should stay empty, in the reader's log colour, where a
+  change of light is a shift). This needs no model, works on any board and
+  stone colours the camera can tell apart, and cannot be fooled by a stone
+  left on the board when it was captured (that cell then changes when it is
+  taken away, and is named).
+- *A stone left on the empty board:* with a starting profile that reads
+  this board (most cells empty), the cells it reads as stones; otherwise the
+  cells whose centre differs from their own surface near their corners far
+  more than the other cells' do (no capture to compare with yet).
+- *Does the stone look like the colour asked?* With a starting profile, an
+  asked cell that its model reads confidently as another stone colour.
+- *Read it back:* the model learned from the captures so far (the empty
+  board and the stones, :func:`vision.learn.fit_colour_model`) reads the
+  moved stones with the reader itself, exactly as a game will be read.
 """
 
 from __future__ import annotations
@@ -31,16 +54,16 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration.cellview import disk_means, lab
 from calibration.profile import Profile
 from calibration.ready import stones_in_play
 from referee.geometry import Geometry
-from vision.classify import Classifier
-from vision.colour_model import ColourModel, fit_colour_model, normalised_lab
 from vision.config import VisionConfig
-from vision.errors import BoardNotFoundError, VisionError
-from vision.light import design_matrix
+from vision.errors import BoardNotFoundError, ColourModelError, VisionError
+from vision.learn import CalibrationPhoto, fit_colour_model
 from vision.locate import CheckerboardLocator, CornerLocator, Locator, MarkerLocator, detect_markers, locate
-from vision.measure import CellMeasures, Rectifier, bgr_to_lab
+from vision.model import BoardModel
+from vision.pipeline import BoardReader, make_view
 
 STEPS = ("locate", "confirm", "empty", "stones", "verify", "done")
 COLOUR_WORDS = {"o": "white", "x": "black", "=": "red", ".": "empty"}
@@ -113,13 +136,14 @@ class GuidedConfig:
     """Thresholds of the guided flow.
 
     ``still_frames``: passing frames in a row before a step moves on.
-    ``still_lab``: largest change of any cell (Lab units) between two frames still counted as still.
-    ``dark_level``, ``bright_level``: median grey of the board (0..255) below which the picture is too dark,
+    ``still_lab``: largest change of any cell's colour (Lab units) between two frames still counted as still.
+    ``dark_level``, ``bright_level``: median grey of the picture (0..255) below which it is too dark,
     and share of blown-out pixels above which it is too bright. ``glare_share``: share of blown-out pixels
-    in a cell's disk that counts as glare. ``min_pitch_px``: smallest cell pitch in the picture.
-    ``stone_lab``: smallest Lab distance from the empty cell that counts as a stone. ``stray_lab``: how much
-    more than the other cells an empty cell's middle may differ from its corners before it counts as holding
-    a stone. ``per_colour``: cells asked for each stone colour.
+    in the middle of a cell (see :mod:`calibration.cellview`) that counts as glare. ``min_pitch_px``:
+    smallest cell pitch in the picture. ``stone_lab``: smallest colour change (Lab units) from the captured
+    empty cell that counts as a stone. ``stray_lab``: how much more than the other cells an empty cell's
+    centre may differ from its corners before it counts as holding a stone. ``per_colour``: cells asked for
+    each stone colour.
     """
 
     still_frames: int = 3
@@ -151,24 +175,30 @@ class GuidedCalibration:
         vision: VisionConfig | None = None,
     ) -> None:
         self.geometry = geometry
-        self.locator: Locator = locator or (start.locator if start else MarkerLocator.default(geometry))
+        self.locator: Locator = locator or (
+            start.locator if start and start.locator else MarkerLocator.default(geometry)
+        )
         self.start = start
         self.stones = stones or stones_in_play(geometry)
         self.config = config or GuidedConfig()
         self.vision = vision or VisionConfig()
-        self.rectifier = Rectifier(geometry, self.vision)
-        self.design = design_matrix(np.array(geometry.centres))
+        self.view = make_view(geometry, self.vision)
+        self.centres = np.array(geometry.centres, dtype=np.float64)
         self.asked = choose_cells(geometry, self.stones, self.config.per_colour)
         self.moved = _moved(self.asked, self.stones)
+        self._start_reader = (
+            BoardReader(geometry, None, start.colour_model, self.vision)
+            if start is not None and start.geometry == geometry.spec
+            else None
+        )
         self._step = 0
         self._run = 0
         self._previous: np.ndarray | None = None
         self._homography: np.ndarray | None = None
-        self._empty_image: np.ndarray | None = None
-        self._empty_lab: np.ndarray | None = None
-        self._reference: np.ndarray | None = None
-        self._known: list[tuple[np.ndarray, tuple[str, ...]]] = []
-        self._model: ColourModel | None = None
+        self._empty: CalibrationPhoto | None = None
+        self._empty_colour: np.ndarray | None = None
+        self._known: list[CalibrationPhoto] = []
+        self._reader: BoardReader | None = None
         self._profile: Profile | None = None
 
     # --- state -------------------------------------------------------------------------------------------
@@ -240,14 +270,14 @@ class GuidedCalibration:
         if location is None:
             return self._verdict(name, problems, moved=True)
         homography = location.homography
-        small = _pitch_px(self.geometry, homography) < self.config.min_pitch_px
-        if small:
+        if _pitch_px(self.geometry, homography) < self.config.min_pitch_px:
             problems.append(Problem("the board is too small in the picture", "move the camera closer to the board"))
-        board = self.rectifier.rectify(image, homography)
-        measures = self.rectifier.measure_rectified(board)
-        lab = bgr_to_lab(measures.disk)
-        moved = self._previous is None or float(np.abs(lab - self._previous).max()) > self.config.still_lab
-        self._previous = lab
+        flat = self.view.warp(image, homography)
+        features = self.view.features(flat)
+        colour = self.view.sample(features, self.centres)[:, :3].astype(np.float64)
+        seen = lab(colour)
+        moved = self._previous is None or float(np.abs(seen - self._previous).max()) > self.config.still_lab
+        self._previous = seen
         if name == "locate":
             if self._homography is not None and _shift(self.geometry, homography, self._homography) > 0.1:
                 moved = True
@@ -258,34 +288,42 @@ class GuidedCalibration:
             if check.advanced and isinstance(self.locator, CheckerboardLocator):
                 self.locator = self._stored_locator()
             return check
-        glare = self._glare(board)
+        glare = self._glare(flat)
         problems += glare
         if moved:
             # someone is still at work on the board: judge it once it lies still
             return self._verdict(name, problems, moved)
         if name == "empty":
-            problems += self._stray_stones(measures, {c for p in glare for c in p.cells})
+            problems += self._stray_stones(image, homography, features, {c for p in glare for c in p.cells})
             check = self._verdict(name, problems, moved)
             if check.advanced:
-                self._empty_image = image
-                self._reference = measures.background
-                self._empty_lab = bgr_to_lab(measures.disk)
+                self._empty = CalibrationPhoto(image, homography, (".",) * len(self.geometry.cells))
+                self._empty_colour = colour
             return check
-        lab = normalised_lab(measures, self._reference, self.design, self.vision)  # type: ignore[arg-type]
         wanted = self.asked if name == "stones" else self.moved
-        problems += self._stones(lab, wanted)
+        problems += self._stones(colour, wanted)
+        if not problems and self._start_reader is not None:
+            problems += self._colours_against(image, homography, wanted)
         if name == "verify" and not problems:
-            problems += self._read_back(measures, wanted)
+            problems += self._read_back(image, homography, wanted)
         check = self._verdict(name, problems, moved)
         if check.advanced:
             layout = tuple(wanted.get(i, ".") for i in range(len(self.geometry.cells)))
-            self._known.append((image, layout))
-            if name == "stones":
-                self._model = self._fit()
-            else:
-                self._profile = Profile(
-                    geometry=self.geometry.spec, locator=self._stored_locator(), colour_model=self._fit()
-                )
+            return self._capture(check, CalibrationPhoto(image, homography, layout))
+        return check
+
+    def _capture(self, check: Check, photo: CalibrationPhoto) -> Check:
+        """Learn from the frame that passed its step: the model to read back with, or the profile."""
+        try:
+            model = self._fit([*self._known, photo])
+        except ColourModelError as error:
+            self._step -= 1
+            return Check(check.step, passed=False, problems=(Problem("the stones could not be learned", str(error)),))
+        self._known.append(photo)
+        if check.step == "stones":
+            self._reader = BoardReader(self.geometry, None, model, self.vision)
+        else:
+            self._profile = Profile(geometry=self.geometry.spec, locator=self._stored_locator(), colour_model=model)
         return check
 
     def answer(self, yes: bool) -> Step:
@@ -307,7 +345,7 @@ class GuidedCalibration:
             raise GuidedCalibrationError("the empty board has not been captured yet")
         self._step = STEPS.index("empty")
         self._known.clear()
-        self._model = None
+        self._reader = None
         self._profile = None
         self._run = 0
         self._previous = None
@@ -335,10 +373,10 @@ class GuidedCalibration:
                 return hidden[0]
         return Problem("the board was not found", str(error))
 
-    def _glare(self, board: np.ndarray) -> list[Problem]:
-        flat = board.reshape(-1, 3)
-        blown = flat[self.rectifier.disk_index].max(axis=2) >= 250
-        cells = tuple(int(i) for i in np.flatnonzero(blown.mean(axis=1) > self.config.glare_share))
+    def _glare(self, flat: np.ndarray) -> list[Problem]:
+        blown = (flat.max(axis=2) >= 250).astype(np.float32)
+        share = disk_means(self.view, blown, self.centres)
+        cells = tuple(int(i) for i in np.flatnonzero(share > self.config.glare_share))
         if not cells:
             return []
         names = _names(self.geometry, cells)
@@ -360,27 +398,26 @@ class GuidedCalibration:
             )
         ]
 
-    def _stray_stones(self, measures: CellMeasures, glaring: set[int]) -> list[Problem]:
+    def _stray_stones(
+        self, image: np.ndarray, homography: np.ndarray, features: np.ndarray, glaring: set[int]
+    ) -> list[Problem]:
         """Stones left on the empty board.
 
         When the starting profile knows this board (it reads most cells
         empty), the cells it reads as stones; otherwise the cells whose
-        middle differs from their own surface near the corners far more than
+        centre differs from their own surface near the corners far more than
         the other cells' do.
         """
         found: set[int] = set()
-        if self.start is not None:
-            model = self.start.colour_model
-            reference = np.array(model.background, dtype=np.float32)
-            symbols = (
-                Classifier(model, self.vision)
-                .classify(normalised_lab(measures, reference, self.design, self.vision))
-                .symbols
-            )
+        if self._start_reader is not None:
+            symbols = self._start_reader.read_located(image, homography).symbols
             if symbols.count(".") >= 0.8 * len(symbols):
-                found = {i for i, s in enumerate(symbols) if s in model.classes}
+                found = {i for i, s in enumerate(symbols) if s in self._start_reader.model.stones}
         if not found:
-            gap = np.sqrt(((bgr_to_lab(measures.disk) - bgr_to_lab(measures.background)) ** 2).sum(axis=1))
+            corners = self.view.sample(features, _near_corners(self.geometry))[..., :3]
+            surface = lab(np.median(corners, axis=1))
+            centre = lab(self.view.sample(features, self.centres)[:, :3])
+            gap = np.sqrt(((centre - surface) ** 2).sum(axis=1))
             middle = float(np.median(gap))
             spread = 1.4826 * float(np.median(np.abs(gap - middle)))
             found = {int(i) for i in np.flatnonzero(gap > middle + max(self.config.stray_lab, 4.0 * spread))}
@@ -391,9 +428,15 @@ class GuidedCalibration:
             Problem(f"a stone lies on {_names(self.geometry, cells)}", "clear the board: take every stone off", cells)
         ]
 
-    def _stones(self, lab: np.ndarray, wanted: dict[int, str]) -> list[Problem]:
-        assert self._empty_lab is not None
-        distance = np.sqrt(((lab - self._empty_lab) ** 2).sum(axis=1))
+    def _stones(self, colour: np.ndarray, wanted: dict[int, str]) -> list[Problem]:
+        """Cells asked for a stone that show none, and cells not asked that show something (see the module
+        docstring)."""
+        assert self._empty_colour is not None
+        change = colour - self._empty_colour
+        others = np.array([i not in wanted for i in range(len(colour))])
+        if others.any():
+            change -= np.median(change[others], axis=0)
+        distance = np.sqrt(((lab(self._empty_colour + change) - lab(self._empty_colour)) ** 2).sum(axis=1))
         placed = distance > self.config.stone_lab
         problems = []
         missing = tuple(i for i in wanted if not placed[i])
@@ -417,32 +460,29 @@ class GuidedCalibration:
                     stray,
                 )
             )
-        if not problems and self.start is not None:
-            problems += self._colours_against(lab, wanted, self.start.colour_model)
         return problems
 
-    def _colours_against(self, lab: np.ndarray, wanted: dict[int, str], model: ColourModel) -> list[Problem]:
-        means = {s: np.array(c.mean) for s, c in model.classes.items() if s in self.stones}
+    def _colours_against(self, image: np.ndarray, homography: np.ndarray, wanted: dict[int, str]) -> list[Problem]:
+        """Asked cells that the starting profile reads confidently as another stone colour in play."""
+        assert self._start_reader is not None
+        reading = self._start_reader.read_located(image, homography)
         problems = []
         for i, symbol in wanted.items():
-            if symbol not in means:
-                continue
-            closest = min(means, key=lambda s: float(np.linalg.norm(lab[i] - means[s])))
-            if closest != symbol:
+            read = reading.symbols[i]
+            if read != symbol and read in self.stones:
                 name = self.geometry.cells[i].name
                 problems.append(
                     Problem(
-                        f"the stone on {name} looks {COLOUR_WORDS[closest]}, not {COLOUR_WORDS[symbol]}",
+                        f"the stone on {name} looks {COLOUR_WORDS[read]}, not {COLOUR_WORDS[symbol]}",
                         f"put a {COLOUR_WORDS[symbol]} stone on {name}",
                         (i,),
                     )
                 )
         return problems
 
-    def _read_back(self, measures: CellMeasures, wanted: dict[int, str]) -> list[Problem]:
-        assert self._model is not None
-        classifier = Classifier(self._model, self.vision)
-        symbols = classifier.classify(normalised_lab(measures, classifier.reference, self.design, self.vision)).symbols
+    def _read_back(self, image: np.ndarray, homography: np.ndarray, wanted: dict[int, str]) -> list[Problem]:
+        assert self._reader is not None
+        symbols = self._reader.read_located(image, homography).symbols
         problems = []
         for i, symbol in enumerate(symbols):
             expected = wanted.get(i, ".")
@@ -461,9 +501,9 @@ class GuidedCalibration:
 
     # --- results -----------------------------------------------------------------------------------------
 
-    def _fit(self) -> ColourModel:
-        assert self._empty_image is not None
-        return fit_colour_model(self.geometry, self._stored_locator(), self._empty_image, self._known, self.vision)
+    def _fit(self, known: list[CalibrationPhoto]) -> BoardModel:
+        assert self._empty is not None
+        return fit_colour_model(self.geometry, [self._empty, *known], self.vision)
 
     def _stored_locator(self) -> Locator:
         if isinstance(self.locator, CheckerboardLocator):
@@ -503,6 +543,14 @@ def choose_cells(geometry: Geometry, stones: tuple[str, ...], per_colour: int) -
         gap[chosen] = -1.0
         chosen.append(int(np.argmax(gap)))
     return {cell: stones[k % len(stones)] for k, cell in enumerate(chosen)}
+
+
+def _near_corners(geometry: Geometry, share: float = 0.85) -> np.ndarray:
+    """Points near each cell's corners (N×V×2 board units): ``share`` of the way from its centre to each corner,
+    where the board's own surface shows around a stone on the cell."""
+    centres = np.array(geometry.centres, dtype=np.float64)[:, None, :]
+    corners = np.array([geometry.polygon(cell) for cell in geometry.cells], dtype=np.float64)
+    return centres + share * (corners - centres)
 
 
 def _moved(asked: dict[int, str], stones: tuple[str, ...]) -> dict[int, str]:

@@ -149,3 +149,51 @@ def test_a_board_far_away_is_too_small() -> None:
     assert "the board is too small in the picture: move the camera closer to the board" in [
         str(p) for p in check.problems
     ]
+
+
+def _advance_to(flow: GuidedCalibration, table: CalibrationTable, step: str) -> None:
+    while flow.step.name != step:
+        if flow.step.asks:
+            flow.answer(True)
+        else:
+            flow.offer(table.grab())
+
+
+def test_without_a_starting_profile_a_stone_left_on_the_empty_board_is_named() -> None:
+    geometry = parse_geometry("hex-diamond:8")
+    table = CalibrationTable(geometry, seed=2, mistakes=False)
+    flow = GuidedCalibration(geometry)
+    _advance_to(flow, table, "empty")
+    cell = geometry.index("n9")
+    table.board[cell] = "x"
+    checks = [flow.offer(table.grab()) for _ in range(3)]
+    assert [str(p) for p in checks[-1].problems] == ["a stone lies on cell n9: clear the board: take every stone off"]
+    assert checks[-1].problems[0].cells == (cell,)
+    table.board[cell] = "."
+    _advance_to(flow, table, "stones")
+
+
+def test_a_stone_of_the_wrong_colour_and_one_where_none_was_asked_are_named() -> None:
+    geometry = parse_geometry("diamond:8")
+    table = CalibrationTable(geometry, seed=2, mistakes=False)
+    flow = GuidedCalibration(geometry, start=load_ready_profile("diamond:8"))
+    _advance_to(flow, table, "stones")
+    white = next(cell for cell, symbol in flow.asked.items() if symbol == "o")
+    for cell, symbol in flow.asked.items():
+        table.board[cell] = "x" if cell == white else symbol
+    checks = [flow.offer(table.grab()) for _ in range(3)]
+    name = geometry.cells[white].name
+    assert [str(p) for p in checks[-1].problems] == [
+        f"the stone on {name} looks black, not white: put a white stone on {name}"
+    ]
+    table.board[white] = "o"
+    stray = next(i for i in range(len(geometry.cells)) if i not in flow.asked)
+    table.board[stray] = "="
+    checks = [flow.offer(table.grab()) for _ in range(3)]
+    said = [str(p) for p in checks[-1].problems]
+    assert said == [
+        f"something lies on cell {geometry.cells[stray].name}, which should stay empty: take it away "
+        "(and keep hands off the board)"
+    ]
+    table.board[stray] = "."
+    _advance_to(flow, table, "verify")
