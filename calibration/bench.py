@@ -7,7 +7,7 @@
 - LED map: frames lit and whether the map is exact, for each wiring;
 - light drift: stable readings and wrong stable readings of a game whose
   light drifts from cold daylight to a warm lamp at half and at double
-  brightness, with and without the colour model following the light.
+  brightness, with and without the board model following the light.
 """
 
 from __future__ import annotations

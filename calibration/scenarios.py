@@ -25,8 +25,9 @@ from calibration.printed import printed_board_renderer
 from calibration.profile import Profile
 from calibration.ready import stones_in_play
 from referee.geometry import Geometry, parse_geometry
-from vision.colour_model import ColourModel, fit_colour_model
-from vision.locate import MarkerLocator
+from vision.learn import CalibrationPhoto, fit_colour_model
+from vision.locate import MarkerLocator, locate
+from vision.model import BoardModel
 from vision.pipeline import BoardReader, FrameReading
 from vision.synth import TYPICAL, Renderer
 from vision.synth.effects import LightField
@@ -83,22 +84,26 @@ def drifting_light(t: float, end_gain: float) -> LightField:
     )
 
 
-def calibrate_in(geometry: Geometry, renderer: Renderer, light: LightField) -> ColourModel:
-    """A colour model calibrated in ``light``: the empty board and known layouts of every colour in play."""
+def calibrate_in(geometry: Geometry, renderer: Renderer, light: LightField) -> BoardModel:
+    """A board model calibrated in ``light``: the empty board and known layouts of every colour in play, each
+    photo located by its markers."""
     n = len(geometry.cells)
     cycle = (*stones_in_play(geometry), ".")
-    known = []
-    for shift in range(len(cycle)):
-        layout = tuple(cycle[(i + shift) % len(cycle)] for i in range(n))
-        known.append((renderer.render(layout, seed=2 + shift, light=light).image, layout))
-    empty = renderer.render("." * n, seed=1, light=light).image
-    return fit_colour_model(geometry, MarkerLocator.default(geometry), empty, known)
+    layouts = [tuple("." * n)] + [
+        tuple(cycle[(i + shift) % len(cycle)] for i in range(n)) for shift in range(len(cycle))
+    ]
+    locator = MarkerLocator.default(geometry)
+    photos = []
+    for k, layout in enumerate(layouts):
+        image = renderer.render(layout, seed=1 + k, light=light).image
+        photos.append(CalibrationPhoto(image, locate(image, geometry, locator).homography, tuple(layout)))
+    return fit_colour_model(geometry, photos)
 
 
 @dataclass
 class DriftGame:
     """What reading a drifting game gave: the wrong stable readings (as text), how many stable readings there
-    were, and how many cell measures the colour model learned from."""
+    were, and how many cell looks the board model learned from."""
 
     wrong: list[str]
     stable: int
@@ -117,7 +122,7 @@ def play_drifting_game(spec: str, end_gain: float, follow: bool, plies: int = 40
     renderer = printed_board_renderer(geometry, seed, TYPICAL.with_(glare_probability=0.0))
     model = calibrate_in(geometry, renderer, drifting_light(0.0, end_gain))
     reader = BoardReader(geometry, MarkerLocator.default(geometry), model)
-    follower = LightFollower(reader, model, DriftConfig()) if follow else None
+    follower = LightFollower(reader, DriftConfig()) if follow else None
     rng = np.random.default_rng(seed)
     board = ["."] * len(geometry.cells)
     game = DriftGame([], 0, 0)

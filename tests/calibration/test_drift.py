@@ -1,4 +1,4 @@
-"""Light that drifts from cold daylight to a warm lamp during a game: the colour model follows it."""
+"""Light that drifts from cold daylight to a warm lamp during a game: the board model follows it."""
 
 from __future__ import annotations
 
@@ -16,18 +16,22 @@ from vision.synth import TYPICAL
 PLIES = 40
 
 
-@pytest.mark.parametrize("end_gain", [0.5, 2.0])
-@pytest.mark.parametrize("spec", ["hex-diamond:8", "diamond:8"])
-def test_no_wrong_stable_reading_while_the_light_drifts(spec: str, end_gain: float) -> None:
-    game = play_drifting_game(spec, end_gain, follow=True, plies=PLIES)
+BRIGHTER = 1.7
+"""The lamp at the end of the game, against the daylight of calibration: bright enough to blow out the white
+stones and the light cells in part, which no light field undoes."""
+
+
+@pytest.mark.parametrize("spec", ["diamond:8", "hex-diamond:8"])
+def test_no_wrong_stable_reading_while_the_light_drifts(spec: str) -> None:
+    game = play_drifting_game(spec, BRIGHTER, follow=True, plies=PLIES)
     assert game.stable >= PLIES
     assert game.wrong == []
     assert game.learned > 0
 
 
-def test_without_following_the_double_light_blinds_the_reader() -> None:
-    game = play_drifting_game("hex-diamond:8", 2.0, follow=False, plies=PLIES)
-    assert len(game.wrong) > 10
+def test_without_following_the_same_game_is_misread() -> None:
+    game = play_drifting_game("diamond:8", BRIGHTER, follow=False, plies=PLIES)
+    assert game.wrong
 
 
 def test_nothing_is_learned_from_a_hand_or_before_cells_are_stable() -> None:
@@ -36,7 +40,7 @@ def test_nothing_is_learned_from_a_hand_or_before_cells_are_stable() -> None:
     light = drifting_light(0.0, 1.0)
     model = calibrate_in(geometry, renderer, light)
     reader = BoardReader(geometry, MarkerLocator.default(geometry), model)
-    follower = LightFollower(reader, model)
+    follower = LightFollower(reader)
     board = "." * len(geometry.cells)
     for k in range(2):
         follower.read(renderer.render(board, seed=10 + k, light=light).image)
@@ -50,3 +54,21 @@ def test_nothing_is_learned_from_a_hand_or_before_cells_are_stable() -> None:
     assert follower.learned > 0
     assert follower.model is not model
     assert follower.model.classes.keys() == model.classes.keys()
+
+
+def test_a_stable_empty_cell_moves_its_look_a_share_of_the_way_to_what_it_showed() -> None:
+    geometry = parse_geometry("diamond:8")
+    renderer = printed_board_renderer(geometry, 3, TYPICAL.with_(glare_probability=0.0))
+    model = calibrate_in(geometry, renderer, drifting_light(0.0, 1.0))
+    reader = BoardReader(geometry, MarkerLocator.default(geometry), model)
+    follower = LightFollower(reader, DriftConfig(rate=0.25, stable_frames=1))
+    board = "." * len(geometry.cells)
+    follower.read(renderer.render(board, seed=10, light=drifting_light(0.5, BRIGHTER)).image)
+    seen = reader.last_features()
+    assert seen is not None
+    before, after = np.array(model.empty), np.array(follower.model.empty)
+    nudged = ~np.isclose(after, before, atol=1e-9).all(axis=1)
+    assert nudged.sum() == follower.learned >= 0.9 * len(geometry.cells)
+    assert np.allclose(after[nudged], before[nudged] + 0.25 * (seen[nudged] - before[nudged]))
+    assert follower.model.empty_spread == model.empty_spread
+    assert follower.model.stones == model.stones, "no stone was seen, so no stone look moves"
