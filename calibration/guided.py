@@ -24,7 +24,8 @@ shows :attr:`GuidedCalibration.step` and lights :attr:`Step.lit`.
 
 How the checks see the board. Every frame is seen as the reader sees it
 (:func:`vision.pipeline.make_view`): warped flat, each cell's colour taken
-at its centre (:mod:`calibration.cellview`).
+at its centre (:mod:`calibration.cellview`); the checks themselves, each
+problem with its fix, are in :mod:`calibration.problems`.
 
 - *Is a stone where one was asked, and nowhere else?* Until the stones are
   captured there are no stone colours to read with, so each cell is compared
@@ -54,7 +55,9 @@ from typing import Any
 import cv2
 import numpy as np
 
-from calibration.cellview import disk_means, lab
+from calibration import problems as check
+from calibration.cellview import lab
+from calibration.problems import COLOUR_WORDS, Problem
 from calibration.profile import Profile
 from calibration.ready import stones_in_play
 from referee.geometry import Geometry
@@ -66,24 +69,10 @@ from vision.model import BoardModel
 from vision.pipeline import BoardReader, make_view
 
 STEPS = ("locate", "confirm", "empty", "stones", "verify", "done")
-COLOUR_WORDS = {"o": "white", "x": "black", "=": "red", ".": "empty"}
-MARKER_PLACES = {0: "top left", 1: "top right", 2: "bottom right", 3: "bottom left"}
 
 
 class GuidedCalibrationError(VisionError, ValueError):
     """The guided calibration was used out of order (an answer when none is asked, a profile before the end)."""
-
-
-@dataclass(frozen=True)
-class Problem:
-    """What is wrong with the picture, in plain words, and how to fix it; ``cells`` it concerns (indices)."""
-
-    what: str
-    fix: str
-    cells: tuple[int, ...] = ()
-
-    def __str__(self) -> str:
-        return f"{self.what}: {self.fix}"
 
 
 @dataclass(frozen=True)
@@ -260,7 +249,7 @@ class GuidedCalibration:
         name = STEPS[self._step]
         if name in ("confirm", "done"):
             return Check(name, passed=True)
-        problems = list(_exposure(image, self.config))
+        problems = check.exposure(image, self.config.dark_level, self.config.bright_level)
         location = None
         if not problems or name != "locate":
             try:
@@ -283,48 +272,54 @@ class GuidedCalibration:
                 moved = True
             self._homography = homography
             if isinstance(self.locator, MarkerLocator):
-                problems += self._markers_hidden(location.markers_seen)
-            check = self._verdict(name, problems, moved)
-            if check.advanced and isinstance(self.locator, CheckerboardLocator):
+                problems += check.markers_hidden(self.locator, location.markers_seen)
+            verdict = self._verdict(name, problems, moved)
+            if verdict.advanced and isinstance(self.locator, CheckerboardLocator):
                 self.locator = self._stored_locator()
-            return check
-        glare = self._glare(flat)
+            return verdict
+        glare = check.glare(self.view, flat, self.config.glare_share)
         problems += glare
         if moved:
             # someone is still at work on the board: judge it once it lies still
             return self._verdict(name, problems, moved)
         if name == "empty":
-            problems += self._stray_stones(image, homography, features, {c for p in glare for c in p.cells})
-            check = self._verdict(name, problems, moved)
-            if check.advanced:
+            stray = self._stray_stones(image, homography, features) - {c for p in glare for c in p.cells}
+            problems += check.stray_stones(self.geometry, sorted(stray))
+            verdict = self._verdict(name, problems, moved)
+            if verdict.advanced:
                 self._empty = CalibrationPhoto(image, homography, (".",) * len(self.geometry.cells))
                 self._empty_colour = colour
-            return check
+            return verdict
         wanted = self.asked if name == "stones" else self.moved
-        problems += self._stones(colour, wanted)
+        assert self._empty_colour is not None
+        still = np.array([i not in wanted for i in range(len(colour))])
+        placed = check.changed(self._empty_colour, colour, still) > self.config.stone_lab
+        problems += check.placing(self.geometry, self.stones, wanted, placed)
         if not problems and self._start_reader is not None:
-            problems += self._colours_against(image, homography, wanted)
+            symbols = self._start_reader.read_located(image, homography).symbols
+            problems += check.wrong_colours(self.geometry, self.stones, wanted, symbols)
         if name == "verify" and not problems:
-            problems += self._read_back(image, homography, wanted)
-        check = self._verdict(name, problems, moved)
-        if check.advanced:
+            assert self._reader is not None
+            problems += check.misread(self.geometry, wanted, self._reader.read_located(image, homography).symbols)
+        verdict = self._verdict(name, problems, moved)
+        if verdict.advanced:
             layout = tuple(wanted.get(i, ".") for i in range(len(self.geometry.cells)))
-            return self._capture(check, CalibrationPhoto(image, homography, layout))
-        return check
+            return self._capture(verdict, CalibrationPhoto(image, homography, layout))
+        return verdict
 
-    def _capture(self, check: Check, photo: CalibrationPhoto) -> Check:
+    def _capture(self, verdict: Check, photo: CalibrationPhoto) -> Check:
         """Learn from the frame that passed its step: the model to read back with, or the profile."""
         try:
             model = self._fit([*self._known, photo])
         except ColourModelError as error:
             self._step -= 1
-            return Check(check.step, passed=False, problems=(Problem("the stones could not be learned", str(error)),))
+            return Check(verdict.step, passed=False, problems=(Problem("the stones could not be learned", str(error)),))
         self._known.append(photo)
-        if check.step == "stones":
+        if verdict.step == "stones":
             self._reader = BoardReader(self.geometry, None, model, self.vision)
         else:
             self._profile = Profile(geometry=self.geometry.spec, locator=self._stored_locator(), colour_model=model)
-        return check
+        return verdict
 
     def answer(self, yes: bool) -> Step:
         """Answer the ``confirm`` step: yes moves on, no goes back to finding the board."""
@@ -368,136 +363,23 @@ class GuidedCalibration:
     def _not_found(self, image: np.ndarray, error: BoardNotFoundError) -> Problem:
         if isinstance(self.locator, MarkerLocator):
             wanted = sorted(m.id for m in self.locator.markers)
-            hidden = self._markers_hidden(tuple(detect_markers(image, self.locator.dictionary, set(wanted))))
+            hidden = check.markers_hidden(
+                self.locator, tuple(detect_markers(image, self.locator.dictionary, set(wanted)))
+            )
             if hidden:
                 return hidden[0]
         return Problem("the board was not found", str(error))
 
-    def _glare(self, flat: np.ndarray) -> list[Problem]:
-        blown = (flat.max(axis=2) >= 250).astype(np.float32)
-        share = disk_means(self.view, blown, self.centres)
-        cells = tuple(int(i) for i in np.flatnonzero(share > self.config.glare_share))
-        if not cells:
-            return []
-        names = _names(self.geometry, cells)
-        return [
-            Problem(f"glare on {names}", "move the lamp or tilt the camera so its reflection leaves the board", cells)
-        ]
-
-    def _markers_hidden(self, seen: tuple[int, ...]) -> list[Problem]:
-        assert isinstance(self.locator, MarkerLocator)
-        missing = [m.id for m in self.locator.markers if m.id not in seen]
-        if not missing:
-            return []
-        names = ", ".join(f"{i} ({MARKER_PLACES.get(i, 'extra')})" for i in missing)
-        which = "marker" if len(missing) == 1 else "markers"
-        return [
-            Problem(
-                f"{which} {names} not visible",
-                "move the camera or the board so that all four markers are in view, flat and not covered",
-            )
-        ]
-
-    def _stray_stones(
-        self, image: np.ndarray, homography: np.ndarray, features: np.ndarray, glaring: set[int]
-    ) -> list[Problem]:
-        """Stones left on the empty board.
-
-        When the starting profile knows this board (it reads most cells
-        empty), the cells it reads as stones; otherwise the cells whose
-        centre differs from their own surface near the corners far more than
-        the other cells' do.
-        """
-        found: set[int] = set()
+    def _stray_stones(self, image: np.ndarray, homography: np.ndarray, features: np.ndarray) -> set[int]:
+        """Stones left on the empty board: when the starting profile knows this board (it reads most cells
+        empty), the cells it reads as stones; otherwise the cells unlike their own surface (see
+        :func:`calibration.problems.unlike_their_surface`)."""
         if self._start_reader is not None:
             symbols = self._start_reader.read_located(image, homography).symbols
-            if symbols.count(".") >= 0.8 * len(symbols):
-                found = {i for i, s in enumerate(symbols) if s in self._start_reader.model.stones}
-        if not found:
-            corners = self.view.sample(features, _near_corners(self.geometry))[..., :3]
-            surface = lab(np.median(corners, axis=1))
-            centre = lab(self.view.sample(features, self.centres)[:, :3])
-            gap = np.sqrt(((centre - surface) ** 2).sum(axis=1))
-            middle = float(np.median(gap))
-            spread = 1.4826 * float(np.median(np.abs(gap - middle)))
-            found = {int(i) for i in np.flatnonzero(gap > middle + max(self.config.stray_lab, 4.0 * spread))}
-        cells = tuple(sorted(found - glaring))
-        if not cells:
-            return []
-        return [
-            Problem(f"a stone lies on {_names(self.geometry, cells)}", "clear the board: take every stone off", cells)
-        ]
-
-    def _stones(self, colour: np.ndarray, wanted: dict[int, str]) -> list[Problem]:
-        """Cells asked for a stone that show none, and cells not asked that show something (see the module
-        docstring)."""
-        assert self._empty_colour is not None
-        change = colour - self._empty_colour
-        others = np.array([i not in wanted for i in range(len(colour))])
-        if others.any():
-            change -= np.median(change[others], axis=0)
-        distance = np.sqrt(((lab(self._empty_colour + change) - lab(self._empty_colour)) ** 2).sum(axis=1))
-        placed = distance > self.config.stone_lab
-        problems = []
-        missing = tuple(i for i in wanted if not placed[i])
-        for symbol in self.stones:
-            cells = tuple(i for i in missing if wanted[i] == symbol)
-            if cells:
-                word = COLOUR_WORDS[symbol]
-                problems.append(
-                    Problem(
-                        f"no stone found on {_names(self.geometry, cells)}",
-                        f"put a {word} stone there, in the middle of the cell",
-                        cells,
-                    )
-                )
-        stray = tuple(int(i) for i in np.flatnonzero(placed) if int(i) not in wanted)
-        if stray:
-            problems.append(
-                Problem(
-                    f"something lies on {_names(self.geometry, stray)}, which should stay empty",
-                    "take it away (and keep hands off the board)",
-                    stray,
-                )
-            )
-        return problems
-
-    def _colours_against(self, image: np.ndarray, homography: np.ndarray, wanted: dict[int, str]) -> list[Problem]:
-        """Asked cells that the starting profile reads confidently as another stone colour in play."""
-        assert self._start_reader is not None
-        reading = self._start_reader.read_located(image, homography)
-        problems = []
-        for i, symbol in wanted.items():
-            read = reading.symbols[i]
-            if read != symbol and read in self.stones:
-                name = self.geometry.cells[i].name
-                problems.append(
-                    Problem(
-                        f"the stone on {name} looks {COLOUR_WORDS[read]}, not {COLOUR_WORDS[symbol]}",
-                        f"put a {COLOUR_WORDS[symbol]} stone on {name}",
-                        (i,),
-                    )
-                )
-        return problems
-
-    def _read_back(self, image: np.ndarray, homography: np.ndarray, wanted: dict[int, str]) -> list[Problem]:
-        assert self._reader is not None
-        symbols = self._reader.read_located(image, homography).symbols
-        problems = []
-        for i, symbol in enumerate(symbols):
-            expected = wanted.get(i, ".")
-            if symbol != expected:
-                name = self.geometry.cells[i].name
-                got = "cannot be read" if symbol == "?" else f"reads {COLOUR_WORDS[symbol]}"
-                fix = (
-                    "take away what lies there; if nothing does, something lay there when the empty board was "
-                    "captured: capture it again"
-                    if expected == "."
-                    else "make the light even (no strong shadow or reflection on it) and check the stone sits "
-                    "in the middle of the cell"
-                )
-                problems.append(Problem(f"cell {name} {got}, expected {COLOUR_WORDS[expected]}", fix, (i,)))
-        return problems
+            found = {i for i, s in enumerate(symbols) if s in self._start_reader.model.stones}
+            if found and symbols.count(".") >= 0.8 * len(symbols):
+                return found
+        return check.unlike_their_surface(self.view, features, self.config.stray_lab)
 
     # --- results -----------------------------------------------------------------------------------------
 
@@ -545,14 +427,6 @@ def choose_cells(geometry: Geometry, stones: tuple[str, ...], per_colour: int) -
     return {cell: stones[k % len(stones)] for k, cell in enumerate(chosen)}
 
 
-def _near_corners(geometry: Geometry, share: float = 0.85) -> np.ndarray:
-    """Points near each cell's corners (N×V×2 board units): ``share`` of the way from its centre to each corner,
-    where the board's own surface shows around a stone on the cell."""
-    centres = np.array(geometry.centres, dtype=np.float64)[:, None, :]
-    corners = np.array([geometry.polygon(cell) for cell in geometry.cells], dtype=np.float64)
-    return centres + share * (corners - centres)
-
-
 def _moved(asked: dict[int, str], stones: tuple[str, ...]) -> dict[int, str]:
     """The same stones, each moved to the cell of the next colour, so that every cell changes colour."""
     return {cell: stones[(stones.index(symbol) + 1) % len(stones)] for cell, symbol in asked.items()}
@@ -562,26 +436,8 @@ def _placing(geometry: Geometry, wanted: dict[int, str], verb: str) -> str:
     parts = []
     for symbol in dict.fromkeys(wanted.values()):
         cells = [i for i, s in wanted.items() if s == symbol]
-        parts.append(f"a {COLOUR_WORDS[symbol]} stone on {_names(geometry, tuple(cells))}")
+        parts.append(f"a {COLOUR_WORDS[symbol]} stone on {check.names(geometry, cells)}")
     return f"{verb} " + "; ".join(parts) + " (the lit cells). Leave every other cell empty."
-
-
-def _names(geometry: Geometry, cells: tuple[int, ...]) -> str:
-    names = [geometry.cells[i].name for i in cells]
-    if len(names) == 1:
-        return f"cell {names[0]}"
-    if len(names) > 6:
-        return "cells " + ", ".join(names[:6]) + f" and {len(names) - 6} more"
-    return "cells " + ", ".join(names[:-1]) + " and " + names[-1]
-
-
-def _exposure(image: np.ndarray, config: GuidedConfig) -> list[Problem]:
-    grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
-    if float(np.median(grey)) < config.dark_level:
-        return [Problem("the picture is too dark", "turn on a light over the board or raise the camera's exposure")]
-    if float((grey >= 250).mean()) > config.bright_level:
-        return [Problem("the picture is too bright", "lower the camera's exposure or move the lamp away")]
-    return []
 
 
 def _pitch_px(geometry: Geometry, homography: np.ndarray) -> float:
