@@ -197,3 +197,17 @@ def test_a_stone_of_the_wrong_colour_and_one_where_none_was_asked_are_named() ->
     ]
     table.board[stray] = "."
     _advance_to(flow, table, "verify")
+
+
+def test_a_change_of_light_since_the_empty_board_is_no_stone() -> None:
+    from calibration.problems import changed
+
+    rng = np.random.default_rng(4)
+    empty = np.log(rng.uniform(0.2, 0.7, (40, 3)) + 0.06)
+    brighter = empty + np.log([1.4, 1.5, 1.6])
+    brighter[7] = np.log(np.array([0.95, 0.95, 0.95]) + 0.06)
+    still = np.ones(40, dtype=bool)
+    still[7] = False
+    distance = changed(empty, brighter, still)
+    assert np.flatnonzero(distance > 14.0).tolist() == [7]
+    assert distance[still].max() < 1e-6
