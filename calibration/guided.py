@@ -36,12 +36,13 @@ problem with its fix, are in :mod:`calibration.problems`.
   stone colours the camera can tell apart, and cannot be fooled by a stone
   left on the board when it was captured (that cell then changes when it is
   taken away, and is named).
-- *A stone left on the empty board:* with a starting profile that reads
-  this board (most cells empty), the cells it reads as stones; otherwise the
-  cells whose centre differs from their own surface near their corners far
-  more than the other cells' do (no capture to compare with yet).
-- *Does the stone look like the colour asked?* With a starting profile, an
-  asked cell that its model reads confidently as another stone colour.
+- *A stone left on the empty board:* with a starting profile that knows
+  this board (it reads most of the cells that should be empty as empty), the
+  cells it reads as stones; otherwise the cells whose centre differs from
+  their own surface near their corners far more than the other cells' do
+  (no capture to compare with yet).
+- *Does the stone look like the colour asked?* With a starting profile that
+  knows this board, an asked cell that it reads as another stone colour.
 - *Read it back:* the model learned from the captures so far (the empty
   board and the stones, :func:`vision.learn.fit_colour_model`) reads the
   moved stones with the reader itself, exactly as a game will be read.
@@ -295,8 +296,8 @@ class GuidedCalibration:
         still = np.array([i not in wanted for i in range(len(colour))])
         placed = check.changed(self._empty_colour, colour, still) > self.config.stone_lab
         problems += check.placing(self.geometry, self.stones, wanted, placed)
-        if not problems and self._start_reader is not None:
-            symbols = self._start_reader.read_located(image, homography).symbols
+        symbols = self._start_reads(image, homography, still) if not problems else None
+        if symbols is not None:
             problems += check.wrong_colours(self.geometry, self.stones, wanted, symbols)
         if name == "verify" and not problems:
             assert self._reader is not None
@@ -371,15 +372,21 @@ class GuidedCalibration:
         return Problem("the board was not found", str(error))
 
     def _stray_stones(self, image: np.ndarray, homography: np.ndarray, features: np.ndarray) -> set[int]:
-        """Stones left on the empty board: when the starting profile knows this board (it reads most cells
-        empty), the cells it reads as stones; otherwise the cells unlike their own surface (see
+        """Stones left on the empty board: when the starting profile knows this board, the cells it reads as
+        stones; otherwise the cells unlike their own surface (see
         :func:`calibration.problems.unlike_their_surface`)."""
-        if self._start_reader is not None:
-            symbols = self._start_reader.read_located(image, homography).symbols
-            found = {i for i, s in enumerate(symbols) if s in self._start_reader.model.stones}
-            if found and symbols.count(".") >= 0.8 * len(symbols):
-                return found
-        return check.unlike_their_surface(self.view, features, self.config.stray_lab)
+        symbols = self._start_reads(image, homography, np.ones(len(self.geometry.cells), dtype=bool))
+        found = set() if symbols is None else {i for i, s in enumerate(symbols) if s not in ".?"}
+        return found or check.unlike_their_surface(self.view, features, self.config.stray_lab)
+
+    def _start_reads(self, image: np.ndarray, homography: np.ndarray, empty: np.ndarray) -> tuple[str, ...] | None:
+        """What the starting profile reads, when it knows this board: it reads most of the cells that should
+        be ``empty`` (a mask) as empty. None without a starting profile, or when it is for another board."""
+        if self._start_reader is None:
+            return None
+        symbols = self._start_reader.read_located(image, homography).symbols
+        read_empty = sum(symbols[i] == "." for i in np.flatnonzero(empty))
+        return symbols if read_empty >= 0.8 * int(empty.sum()) else None
 
     # --- results -----------------------------------------------------------------------------------------
 
