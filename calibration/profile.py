@@ -1,8 +1,10 @@
 """The calibration profile: one versioned, human-readable JSON file per board and camera.
 
 It holds everything the reader needs: the board geometry (a spec string),
-how the board is located (ArUco markers, or fixed image corners), the colour
-model, and the LED map (None until the LED mapping fills it). Example::
+how the board is located (ArUco markers, fixed image corners, or none at all
+when every photo brings its own corners, see :mod:`vision.sidecar`), the
+board model learned at calibration (:mod:`vision.model`), and the LED map
+(None until the LED mapping fills it). Example::
 
     {
       "format": "cascade-profile",
@@ -10,12 +12,13 @@ model, and the LED map (None until the LED mapping fills it). Example::
       "geometry": "diamond:8",
       "locator": {"kind": "markers", "dictionary": "DICT_4X4_50",
                   "markers": [{"id": 0, "corners": [[-1.3, -1.3], [-0.5, -1.3], [-0.5, -0.5], [-1.3, -0.5]]}, ...]},
-      "colour_model": {"geometry": "diamond:8", "empty_sigma": [...], "classes": {...}, "empty": [...]},
+      "colour_model": {"kind": "board-look", "geometry": "diamond:8", "height": 0.3, "empty": [...], ...},
       "led_map": null
     }
 
 ``locator`` may instead be ``{"kind": "corners", "corners": [[x, y], ...]}``:
-the image positions of the geometry's four corners, clockwise from top-left.
+the image positions of the geometry's four corners, clockwise from top-left;
+or ``{"kind": "per-photo"}``: every photo brings its own corners.
 :func:`load_profile` validates every field and raises :class:`ProfileError`
 naming the one that is wrong.
 """
@@ -23,6 +26,7 @@ naming the one that is wrong.
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,13 +34,15 @@ from typing import Any
 from calibration.errors import ProfileError
 from referee.errors import RefereeError
 from referee.geometry import Geometry, parse_geometry
-from vision.colour_model import ColourModel
 from vision.errors import VisionError
 from vision.locate import CornerLocator, Locator, MarkerLocator
 from vision.markers import MarkerPlacement
+from vision.model import BoardModel
 
+MAX_COORDINATE = 1e6
+"""The largest coordinate a point of a profile may have (pixels or board units)."""
 FORMAT = "cascade-profile"
-VERSION = 1
+VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -44,8 +50,8 @@ class Profile:
     """A calibration: board geometry, locator, colour model and (later) the LED map."""
 
     geometry: str
-    locator: Locator
-    colour_model: ColourModel
+    locator: Locator | None
+    colour_model: BoardModel
     led_map: tuple[int, ...] | None = None
     version: int = VERSION
 
@@ -74,7 +80,10 @@ class Profile:
             raise ProfileError(f"field 'format' must be \"{FORMAT}\": is this a calibration profile?")
         version = data.get("version")
         if version != VERSION:
-            raise ProfileError(f"field 'version' is {version!r}; this program reads version {VERSION}: calibrate again")
+            raise ProfileError(
+                f"field 'version' is {version!r}; this program reads version {VERSION}: calibrate again "
+                "(cascade calibrate, or a ready profile from calibration/profiles/)"
+            )
         spec = data.get("geometry")
         if not isinstance(spec, str):
             raise ProfileError("field 'geometry' must be a board spec string like \"diamond:8\"")
@@ -86,7 +95,7 @@ class Profile:
         if "colour_model" not in data:
             raise ProfileError("field 'colour_model' is missing: calibrate with cascade calibrate")
         try:
-            model = ColourModel.from_dict(data["colour_model"])
+            model = BoardModel.from_dict(data["colour_model"])
             model.check_fits(geometry)
         except VisionError as error:
             raise ProfileError(f"field 'colour_model': {error}") from None
@@ -100,8 +109,10 @@ class Profile:
         return cls(geometry=geometry.spec, locator=locator, colour_model=model, led_map=led_map, version=version)
 
 
-def locator_to_dict(locator: Locator) -> dict[str, Any]:
-    """The JSON form of a stored locator (markers or corners)."""
+def locator_to_dict(locator: Locator | None) -> dict[str, Any]:
+    """The JSON form of a stored locator (markers or corners; None: every photo brings its corners)."""
+    if locator is None:
+        return {"kind": "per-photo"}
     if isinstance(locator, MarkerLocator):
         return {
             "kind": "markers",
@@ -120,6 +131,8 @@ def _point(value: Any, name: str) -> tuple[float, float]:
         or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in value)
     ):
         raise ProfileError(f"field '{name}' must be a point [x, y]")
+    if not all(math.isfinite(v) and abs(v) <= MAX_COORDINATE for v in value):
+        raise ProfileError(f"field '{name}' holds a number that is no position: calibrate again")
     return (float(value[0]), float(value[1]))
 
 
@@ -129,11 +142,13 @@ def _quad(value: Any, name: str) -> tuple[tuple[float, float], ...]:
     return tuple(_point(p, f"{name}[{k}]") for k, p in enumerate(value))
 
 
-def locator_from_dict(data: Any) -> Locator:
-    """A locator from its JSON form; raises ProfileError naming the bad field."""
+def locator_from_dict(data: Any) -> Locator | None:
+    """A locator from its JSON form (None for "per-photo"); raises ProfileError naming the bad field."""
     if not isinstance(data, dict):
         raise ProfileError("field 'locator' must be an object with a 'kind' of \"markers\" or \"corners\"")
     kind = data.get("kind")
+    if kind == "per-photo":
+        return None
     if kind == "corners":
         return CornerLocator(corners=_quad(data.get("corners"), "locator.corners"))  # type: ignore[arg-type]
     if kind == "markers":
@@ -152,7 +167,7 @@ def locator_from_dict(data: Any) -> Locator:
         if len({m.id for m in placed}) != len(placed):
             raise ProfileError("field 'locator.markers' lists a marker id twice")
         return MarkerLocator(markers=tuple(placed), dictionary=dictionary)
-    raise ProfileError(f'field \'locator.kind\' is {kind!r}: use "markers" or "corners"')
+    raise ProfileError(f'field \'locator.kind\' is {kind!r}: use "markers", "corners" or "per-photo"')
 
 
 def save_profile(profile: Profile, path: str | Path) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from calibration.fit import fit_profile
+from calibration.fit import Photo, fit_profile
 from calibration.profile import Profile
 from companion.scenario import Script
 from referee.geometry import Geometry
@@ -88,11 +88,11 @@ class ScriptedTable:
     def calibrate(self) -> Profile:
         """A calibration profile fitted from pictures of the empty board and of known layouts."""
         n = len(self.geometry)
-        empty = self.render((EMPTY,) * n)
+        empty = Photo(self.render((EMPTY,) * n), None, None, "the empty board")
         known = []
         for shift in range(3):
             layout = tuple(("o", "x", "=", EMPTY)[(i + shift) % 4] for i in range(n))
-            known.append((self.render(layout), layout))
+            known.append(Photo(self.render(layout), None, layout, f"known layout {shift + 1}"))
         return fit_profile(self.geometry, MarkerLocator.default(self.geometry), empty, known)
 
     def frames(self, script: Script, start_step: int = 0) -> Iterator[TableFrame]:

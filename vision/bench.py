@@ -99,7 +99,7 @@ def measure(
 
     from referee.errors import GeometryError
     from referee.geometry import parse_geometry
-    from vision.ball_peaks import MAX_BALLS
+    from vision.balls import MAX_BALLS
     from vision.errors import VisionError
     from vision.locate import MarkerLocator
     from vision.pipeline import BoardReader

@@ -1,10 +1,15 @@
 """The board reader: one camera frame in, one reading of every cell out.
 
-:class:`BoardReader` chains the stages (locate, rectify and measure,
-classify) and keeps the little state that makes consecutive frames cheap:
-the last board location (so the full marker detection runs only when the
-marker patches no longer match) and the last cell measures (for the change
-measure that the temporal stabiliser uses).
+:class:`BoardReader` chains the stages: locate the board (:mod:`vision.locate`),
+see it flat (:mod:`vision.board_image`) where each piece's top would appear
+(:mod:`vision.pose`), decide every cell (:mod:`vision.cells`), count Kaskade
+balls (:mod:`vision.balls`) and tell whether something covers the board
+(:mod:`vision.cover`). It keeps the little state that makes consecutive
+frames cheap and steady: the last board location (the full marker detection
+runs only when the marker patches no longer match), the points each cell is
+read at for that location, the last frame's light (the next frame starts
+from it), and the last cells' colours (for the change measure that the
+temporal stabiliser uses).
 """
 
 from __future__ import annotations
@@ -12,32 +17,19 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from referee.geometry import Geometry
-from vision.ball_peaks import DiskGrid
-from vision.balls import EmptyPixels, ball_pixels, count_balls
-from vision.classify import Classifier
-from vision.colour_model import ColourModel, light_correction
+from vision.balls import BALL_RADIUS, count_balls
+from vision.board_image import BoardView, colour_of_log
+from vision.cells import CellJudge, field_offsets, light_terms
 from vision.config import VisionConfig
+from vision.cover import covered_cells, crossed_ring, ring_points
 from vision.errors import BoardNotFoundError
-from vision.glare import GlareSpot, clipped_glare, fit_frame_light, remove_board_light, stone_may_clip
-from vision.light import (
-    CLIPPED,
-    covered_cells,
-    crossed_border,
-    design_matrix,
-    edge_cells,
-    hand_over_board,
-    light_doubt,
-    neighbour_table,
-    remove_light,
-)
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
-from vision.measure import CellMeasures, Rectifier, bgr_to_lab, light_wash
-
-GLARE_ROUNDS = 3
-"""Rounds of fitting the frame's gain without the glare spot, then the spot under that gain."""
+from vision.model import BoardModel
+from vision.pose import CameraPose
 
 
 @dataclass(frozen=True)
@@ -46,14 +38,16 @@ class FrameReading:
 
     ``symbols``: one of ``o x = . ?`` per cell in ``geometry.cells`` order
     (``?`` where the reader cannot decide). ``confidence``: the posterior of
-    each symbol (0..1). ``counts``: Kaskade ball counts per cell (0..3, see
-    :mod:`vision.balls`), or None for other boards. ``occluded``: something covers the board (a hand, an arm,
-    their shadow) or the board could not be confirmed; never trust such a
-    frame. ``located``: the board was found (now or by an earlier frame).
-    ``change``: the largest Lab distance of any cell's measure from the
-    previous frame (0 for the first frame; large while anything moves).
+    each symbol (0..1). ``counts``: Kaskade ball counts per cell (0..3), or
+    None for other boards. ``occluded``: something covers the board (a hand,
+    an arm) or the board could not be confirmed; never trust such a frame.
+    ``located``: the board was found (now or by an earlier frame).
+    ``change``: the largest colour change (CIE Lab distance) of any cell from
+    the previous frame (0 for the first frame; large while anything moves).
     ``stage_ms``: milliseconds spent per stage (``locate``, ``measure``,
-    ``classify``).
+    ``classify``). ``looked``: the board points (N×2) each cell's piece was
+    found at, or its own point when empty (empty for a frame not located).
+    ``unexplained``: the cells something covers (see :func:`vision.cover.covered_cells`).
     """
 
     symbols: tuple[str, ...]
@@ -63,6 +57,41 @@ class FrameReading:
     located: bool
     change: float
     stage_ms: dict[str, float] = field(default_factory=dict)
+    looked: tuple[tuple[float, float], ...] = ()
+    unexplained: tuple[int, ...] = ()
+
+
+def piece_radius(geometry: Geometry) -> float:
+    """The radius (board units) of the pieces of ``geometry``: Kaskade's small balls, or a stone."""
+    return BALL_RADIUS if geometry.kind == "grid" else geometry.stone_radius
+
+
+def make_view(geometry: Geometry, config: VisionConfig) -> BoardView:
+    """The flat view of ``geometry`` the reader and calibration share."""
+    radius = piece_radius(geometry)
+    px = config.ball_cell_px if geometry.kind == "grid" else config.cell_px
+    return BoardView(
+        geometry,
+        px,
+        config.margin,
+        config.window * 2.0 * radius,
+        config.top * radius,
+        (config.rim[0] * radius, config.rim[1] * radius),
+    )
+
+
+def search_offsets(geometry: Geometry, config: VisionConfig) -> np.ndarray:
+    """The offsets (K×2, board units, zero first) around a cell's point where its piece is looked for: up to
+    ``config.search`` away for a stone; anywhere a ball can lie on a Kaskade cell."""
+    if geometry.kind == "grid":
+        reach, step = 2.0 * BALL_RADIUS, BALL_RADIUS / 2.0
+    else:
+        reach, step = config.search, config.search_step
+    steps = np.arange(-reach, reach + 1e-9, step)
+    steps = np.concatenate([steps, [0.0]]) if not np.isclose(steps, 0.0).any() else steps
+    grid = [(float(x), float(y)) for y in steps for x in steps if x * x + y * y <= reach * reach + 1e-9]
+    others = [p for p in grid if abs(p[0]) > 1e-9 or abs(p[1]) > 1e-9]
+    return np.array([(0.0, 0.0), *others])
 
 
 class BoardReader:
@@ -74,43 +103,59 @@ class BoardReader:
     def __init__(
         self,
         geometry: Geometry,
-        locator: Locator,
-        colour_model: ColourModel,
+        locator: Locator | None,
+        colour_model: BoardModel,
         config: VisionConfig | None = None,
     ) -> None:
+        """``locator``: how the board is found; None when every frame is read with its own homography
+        (:meth:`read_located`)."""
         colour_model.check_fits(geometry)
         self.geometry = geometry
         self.locator = locator
+        self.model = colour_model
         self.config = config or VisionConfig()
-        self.rectifier = Rectifier(geometry, self.config)
-        self.classifier = Classifier(colour_model, self.config)
+        self.view = make_view(geometry, self.config)
         self.centres = np.array(geometry.centres, dtype=np.float64)
-        self.design = design_matrix(self.centres)
-        self.neighbours = neighbour_table(geometry.neighbours_ix)
-        self.edge_cells = edge_cells(geometry.neighbours_ix)
-        """Cells on the board's edge (fewer neighbours than inner cells), where an arm reaches in."""
-        self.ball_area = (
-            np.array(colour_model.ball_area)
-            if colour_model.ball_area is not None
-            else np.full((len(geometry.cells), len(colour_model.classes)), self._default_ball_area())
+        self.offsets = search_offsets(geometry, self.config)
+        self.judge = CellJudge(
+            colour_model,
+            self.centres,
+            geometry.neighbours_ix,
+            self.offsets,
+            piece_radius(geometry),
+            self.config.min_confidence,
+            self.config.outlier,
         )
-        cell_index = self.rectifier.cell_index
-        offsets = self.rectifier.cell_offsets
-        radius_px = self.config.ball_radius * self.rectifier.px
-        self.ball_grid = None if offsets is None else DiskGrid.of(*offsets, radius_px)
-        self.empty_pixels = None if cell_index is None else EmptyPixels.of(colour_model, cell_index.shape[1])
+        self.ring = ring_points(geometry, self.config.border_out, self.config.border_step)
+        self.ring_terms = light_terms(self.centres, self.ring)
         self._location: Location | None = None
-        self.corner_reference = None if colour_model.corners is None else np.array(colour_model.corners, np.float32)
-        self.border_reference = None if colour_model.border is None else np.array(colour_model.border, np.float32)
-        ring = self.rectifier.border_points
-        self.border_cell = np.argmin(((ring[:, None, :] - self.centres[None, :, :]) ** 2).sum(axis=2), axis=1)
-        """The cell nearest each patch of the ring around the board, whose light it is judged under."""
-        self.last_covered: np.ndarray = np.zeros(len(geometry.cells), dtype=bool)
+        self._points: np.ndarray | None = None
+        self._points_for: np.ndarray | None = None
+        self._light: np.ndarray | None = None
         self._previous_lab: np.ndarray | None = None
+        self._seen: np.ndarray | None = None
 
-    def _default_ball_area(self) -> float:
-        """One ball's area in rectified pixels, for a model fitted without ball photos."""
-        return float(np.pi * (self.config.ball_radius * self.config.ball_cell_px) ** 2)
+    def use_model(self, colour_model: BoardModel) -> None:
+        """Read the next frames with ``colour_model`` (the same board's model, nudged or learned again)."""
+        colour_model.check_fits(self.geometry)
+        self.model = colour_model
+        self.judge = CellJudge(
+            colour_model,
+            self.centres,
+            self.geometry.neighbours_ix,
+            self.offsets,
+            piece_radius(self.geometry),
+            self.config.min_confidence,
+            self.config.outlier,
+        )
+        self._points = None
+
+    def last_features(self) -> np.ndarray | None:
+        """What each cell showed in the last frame read (N×F features, see
+        :meth:`~vision.board_image.BoardView.features`) where its piece was found, or at its point when empty,
+        with that frame's light taken out of the colour: comparable with the model's ``empty`` and stones'
+        ``mean``. None before the first located frame."""
+        return None if self._seen is None else self._seen.copy()
 
     @property
     def location(self) -> Location | None:
@@ -118,10 +163,12 @@ class BoardReader:
         return self._location
 
     def read(self, image_bgr: np.ndarray) -> FrameReading:
-        """Read one BGR frame."""
+        """Read one BGR frame, locating the board with the reader's locator."""
         n = len(self.geometry.cells)
         t0 = time.perf_counter()
         try:
+            if self.locator is None:
+                raise BoardNotFoundError("this profile holds no board location: give each photo its corners")
             if isinstance(self.locator, CheckerboardLocator) and self._location is None:
                 self.locator = find_checkerboard(image_bgr, self.geometry)
             location = locate(image_bgr, self.geometry, self.locator, self._location, self.config)
@@ -136,142 +183,70 @@ class BoardReader:
                 change=float("inf"),
                 stage_ms={"locate": ms},
             )
+        return self._read(image_bgr, location, t0, ring=True)
+
+    def read_located(self, image_bgr: np.ndarray, homography: np.ndarray) -> FrameReading:
+        """Read one BGR frame whose board lies where ``homography`` (board plane to picture) says: a photo that
+        brings its own corners."""
+        return self._read(image_bgr, Location(homography=np.asarray(homography, np.float64)), time.perf_counter(), True)
+
+    def _read(self, image: np.ndarray, location: Location, t0: float, ring: bool) -> FrameReading:
         self._location = location
+        points = self._points_of(location.homography, image)
         t1 = time.perf_counter()
-        measures = self.rectifier.measure(image_bgr, location.homography)
+        features = self.view.features(self.view.warp(image, location.homography))
+        seen = self.view.sample(features, points[:, None, :] + self.offsets[None, :, :])
         t2 = time.perf_counter()
-        gain, glare = light_correction(measures, self.classifier.reference, self.design, self.config, self.neighbours)
-        corner_glare = glare[:, None]
-        spot = None
-        if self._spots_possible(measures):
-            assert measures.corners is not None and self.corner_reference is not None
-            light = fit_frame_light(
-                measures.corners,
-                self.corner_reference,
-                self.rectifier.corner_points,
-                measures.background,
-                self.classifier.reference,
-                self.design,
-                gain,
-                GLARE_ROUNDS,
-                self.config,
+        verdicts = self.judge.judge(seen, points, self._light)
+        at = seen[np.arange(len(points)), verdicts.found].astype(np.float64)
+        at -= field_offsets(self.judge.terms @ verdicts.light, at.shape[1])
+        self._seen = at
+        symbols, counts = verdicts.symbols, None
+        if self.geometry.kind == "grid":
+            symbols, counts = count_balls(verdicts, self.judge, seen)
+        crossed = False
+        if ring and self.model.border is not None and len(self.model.border) == len(self.ring):
+            around = self.view.sample(features, self.ring)[:, :3]
+            crossed = crossed_ring(
+                around, np.array(self.model.border), self.ring_terms @ verdicts.light[:, :3], self.config.border_hue
             )
-            gain, spot = light.gain, light.spot
-        if spot is not None:
-            glare, corner_glare = spot.at(self.centres), spot.at(self.rectifier.corner_points)
-        seen_lab = bgr_to_lab(remove_board_light(measures.disk, gain, glare, self.classifier.empty_bgr))
-        lab = self._board_lab(seen_lab, measures.disk, gain, glare)
-        stone_lab = bgr_to_lab(remove_light(measures.disk, gain, glare * self.config.stone_glare))
-        texture = measures.texture
-        if texture is not None:
-            # a disk the camera clipped all over shows no top texture: bare board under glare, or nothing to tell.
-            # Its rim still shows a stone's outline, or none, unless a stone clips there too (a lamp too bright):
-            # its outline then fades into the clipped board
-            blind = np.all(measures.disk >= CLIPPED, axis=1)
-            stone_blind = stone_may_clip(
-                measures.disk, gain, glare, self.classifier.stones_bgr, self.config.stone_glare, spread=0.0
-            )
-            texture = texture.copy()
-            texture[blind, 1:] = np.nan
-            texture[blind & stone_blind, 0] = np.nan
-        # the bare board's texture may be washed out as far as the light over it explains, and a blur more
-        wash = light_wash(measures.disk, gain * self.classifier.empty_bgr) * self.config.texture_wash
-        classes = self.classifier.classify(
-            lab, texture, stone_lab, wash, light_doubt(gain, self.config.light_doubt_free)
+        covered = covered_cells(
+            verdicts.distance,
+            self.geometry.neighbours_ix,
+            self.config.outlier,
+            self.config.odd,
+            self.config.odd_group,
         )
-        symbols, confidence, counts = classes.symbols, classes.confidence, None
-        if measures.pixels is not None and self.ball_grid is not None:
-            balls = count_balls(
-                ball_pixels(
-                    measures.pixels,
-                    gain,
-                    glare,
-                    self.classifier,
-                    self.config,
-                    self.empty_pixels,
-                    None if spot is None or self.rectifier.cell_points is None else spot.at(self.rectifier.cell_points),
-                ),
-                self.ball_area,
-                self.classifier,
-                self.ball_grid,
-                self.config.ball_need,
-            )
-            counts = balls.counts
-            symbols = tuple(
-                s if c >= self.config.min_confidence else "?"
-                for s, c in zip(balls.symbols, balls.confidence, strict=True)
-            )
-            confidence = balls.confidence
+        occluded = (not location.confirmed) or bool(covered.size) or crossed
+        if not occluded:
+            self._light = verdicts.light
         t3 = time.perf_counter()
-        # the change of what the camera sees, whichever glare each cell was read under
-        change = 0.0 if self._previous_lab is None else _change(seen_lab, self._previous_lab)
-        self._previous_lab = seen_lab
-        corners = measures.corners if measures.corners is not None else measures.background[:, None, :]
-        if self.corner_reference is not None and self.corner_reference.shape[:2] == corners.shape[:2]:
-            covered = covered_cells(corners, self.corner_reference, gain, corner_glare, self.config)
-        else:
-            covered = covered_cells(
-                measures.background[:, None, :], self.classifier.reference, gain, glare, self.config
-            )
-        self.last_covered = covered
-        occluded = (
-            (not location.confirmed)
-            or int(classes.unexplained.sum()) >= self.config.occluded_min_cells
-            or hand_over_board(covered, self._open_edge(classes.distance), self.config.occluded_min_covered)
-            or self._crossed_border(measures, gain, spot, glare)
-        )
+        lab = _lab(seen[:, 0, :3])
+        change = 0.0 if self._previous_lab is None else float(np.sqrt(((lab - self._previous_lab) ** 2).sum(1)).max())
+        self._previous_lab = lab
+        looked = points + verdicts.offsets
         return FrameReading(
             symbols=symbols,
-            confidence=confidence,
+            confidence=verdicts.confidence,
             counts=counts,
-            occluded=bool(occluded),
+            occluded=occluded,
             located=True,
             change=change,
             stage_ms={"locate": (t1 - t0) * 1000.0, "measure": (t2 - t1) * 1000.0, "classify": (t3 - t2) * 1000.0},
+            looked=tuple((float(x), float(y)) for x, y in looked),
+            unexplained=tuple(int(i) for i in covered),
         )
 
-    def _board_lab(self, lab: np.ndarray, disk: np.ndarray, gain: np.ndarray, glare: np.ndarray) -> np.ndarray:
-        """The cells' disks in Lab as bare board would read (see :func:`~vision.glare.remove_board_light`),
-        each under the fitted glare or the glare its own clipped disk shows (:func:`~vision.glare.clipped_glare`),
-        whichever reads closer to its empty colour: a narrow spot's peak lies between the patches it is fitted
-        from, so the fit misses it."""
-        empty_bgr = self.classifier.empty_bgr
-        more = clipped_glare(disk, gain, glare, empty_bgr, self.classifier.stones_bgr, self.config.stone_glare)
-        if not np.any(more > glare):
-            return lab
-        alt = bgr_to_lab(remove_board_light(disk, gain, more, empty_bgr))
-        closer = self.classifier.empty_distances(alt) < self.classifier.empty_distances(lab)
-        return np.where(closer[:, None], alt, lab)
-
-    def _open_edge(self, distance: np.ndarray) -> np.ndarray:
-        """The edge cells where one covered cell alone means an arm reaching in: those whose disk is not
-        read closely (``config.edge_cell_match``) as one of the calibrated classes. A stone on an edge cell,
-        seen at a slant, spills over every corner of it; skin over it matches no stone that closely."""
-        return self.edge_cells & (distance > self.config.edge_cell_match)
-
-    def _crossed_border(
-        self, measures: CellMeasures, gain: np.ndarray, spot: GlareSpot | None, glare: np.ndarray
-    ) -> bool:
-        """Whether an arm crosses the ring around the board (see :func:`~vision.light.crossed_border`), under
-        the light of the cell nearest each patch and the spot's glare; never for models without the ring."""
-        if self.border_reference is None or measures.border is None:
-            return False
-        if self.border_reference.shape != measures.border.shape:
-            return False
-        points = self.rectifier.border_points
-        added = spot.at(points) if spot is not None else glare[self.border_cell]
-        return crossed_border(measures.border, self.border_reference, gain[self.border_cell], added, self.config)
-
-    def _spots_possible(self, measures: CellMeasures) -> bool:
-        """Whether this reader fits glare spots (see :mod:`vision.glare`): it needs each patch's own reference."""
-        return (
-            self.config.glare_spot
-            and self.config.normalise_light
-            and measures.corners is not None
-            and self.corner_reference is not None
-            and self.corner_reference.shape[:2] == measures.corners.shape[:2]
-        )
+    def _points_of(self, homography: np.ndarray, image: np.ndarray) -> np.ndarray:
+        """Each cell's point, where its piece's top appears for this camera (kept while the homography holds)."""
+        if self._points is None or self._points_for is None or not np.array_equal(self._points_for, homography):
+            pose = CameraPose.from_homography(homography, (image.shape[1], image.shape[0]))
+            self._points = pose.tops(self.centres, self.model.height)
+            self._points_for = np.array(homography, copy=True)
+        return self._points
 
 
-def _change(lab: np.ndarray, previous: np.ndarray) -> float:
-    return float(np.sqrt(((lab - previous) ** 2).sum(axis=1)).max())
+def _lab(log_colour: np.ndarray) -> np.ndarray:
+    """CIE Lab (L 0..100) of log colours (N×3)."""
+    bgr = colour_of_log(log_colour).astype(np.float32).reshape(-1, 1, 3)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(-1, 3)

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from referee.geometry import Geometry, parse_geometry
-from vision.colour_model import ColourModel, fit_colour_model
-from vision.locate import MarkerLocator
+from vision.learn import CalibrationPhoto, fit_colour_model
+from vision.locate import MarkerLocator, locate
+from vision.model import BoardModel
 from vision.pipeline import BoardReader
 from vision.synth import CLEAN, Renderer, SynthConditions, make_scene
 
@@ -26,7 +27,7 @@ class Table:
 
     geometry: Geometry
     renderer: Renderer
-    model: ColourModel
+    model: BoardModel
 
     def reader(self) -> BoardReader:
         """A fresh reader with the fitted model."""
@@ -44,11 +45,14 @@ def calibrated_table(spec: str, seed: int = 3, conditions: SynthConditions = CLE
     quiet = conditions.with_(hand_probability=0.0, glare_probability=0.0, motion_blur_probability=0.0)
     calibration = Renderer(make_scene(geometry, seed, quiet, SIZE))
     n = len(geometry.cells)
-    empty = calibration.render("." * n, seed=1, random_hand=False).image
     cycle = (*stones_of(geometry), ".")
-    known = []
-    for shift in range(len(cycle)):
-        layout = tuple(cycle[(i + shift) % len(cycle)] for i in range(n))
-        known.append((calibration.render(layout, seed=2 + shift, random_hand=False).image, layout))
-    model = fit_colour_model(geometry, MarkerLocator.default(geometry), empty, known)
+    layouts = [tuple("." * n)] + [
+        tuple(cycle[(i + shift) % len(cycle)] for i in range(n)) for shift in range(len(cycle))
+    ]
+    locator = MarkerLocator.default(geometry)
+    photos = []
+    for k, layout in enumerate(layouts):
+        image = calibration.render(layout, seed=1 + k, random_hand=False).image
+        photos.append(CalibrationPhoto(image, locate(image, geometry, locator).homography, layout))
+    model = fit_colour_model(geometry, photos)
     return Table(geometry, Renderer(make_scene(geometry, seed, conditions, SIZE)), model)

@@ -1,0 +1,191 @@
+"""The board as the reader sees it: the board region warped flat, and the colour at any board point.
+
+:class:`BoardView` warps the board region of a camera picture onto the
+board plane at ``cell_px`` pixels per board unit, with a margin around the
+cells wide enough for the tops of tall pieces on the edge cells, which the
+camera sees beyond the board. The warped board is then median-filtered over
+a window about half a stone wide: a stone's colour is what most of the
+window shows, so a grid line, a highlight on a glossy stone or a speck of
+wood grain does not move it, and neither does a stone's edge until the
+window is mostly off it.
+
+Colours are kept as ``log(value + LOG_FLOOR)`` per channel (value 0..1):
+a change of light multiplies each channel, which adds a constant here, so
+the light over the board is an additive field (see :mod:`vision.cells`).
+The floor keeps the noise of very dark pixels from spreading wide.
+
+Beside its colour, the reader sees a cell's *texture*, in two measures that
+no change of light moves: the mean gradient of the log brightness over a
+piece's top (a stone's top is smooth, an empty Go point shows its crossing
+lines) and over a ring where a piece's outline lies (a stone's rim shows
+against the board even where its colour is the board's). Both come from the
+unfiltered warped board; a gain over the board adds a constant to the log
+brightness and leaves its gradient alone.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from referee.geometry import Geometry
+
+LOG_FLOOR = 0.06
+"""Added to every channel (0..1) before its logarithm."""
+EDGE_ENERGIES = (3, 4)
+"""The features that are edge energies (the top's and the rim's): a slope added over a cell only raises them."""
+FEATURE_NAMES = ("blue", "green", "red", "top edges", "rim edges", "rim flux")
+"""What each feature of :meth:`BoardView.features` is."""
+
+
+def log_colour(bgr: np.ndarray) -> np.ndarray:
+    """Colours (any shape ×3, 0..1) in the log space of the reader."""
+    return np.log(np.asarray(bgr, dtype=np.float32) + LOG_FLOOR)
+
+
+def colour_of_log(log: np.ndarray) -> np.ndarray:
+    """Colours (0..1) of log-space colours (any shape ×3)."""
+    return np.clip(np.exp(np.asarray(log, dtype=np.float32)) - LOG_FLOOR, 0.0, 1.0)
+
+
+class BoardView:
+    """Warps pictures of one board flat and reads colours at board points; built once per board."""
+
+    def __init__(
+        self,
+        geometry: Geometry,
+        cell_px: int,
+        margin: float,
+        window: float,
+        top: float,
+        rim: tuple[float, float],
+    ) -> None:
+        """``cell_px``: pixels per board unit; ``margin``: board units kept around the cells' bounding box;
+        ``window``: side of the median window, in board units; ``top``: radius of a piece's top, and ``rim``:
+        inner and outer radius of the ring of its outline (board units)."""
+        self.geometry = geometry
+        self.px = cell_px
+        self.margin = margin
+        vertices = np.array([v for cell in geometry.cells for v in geometry.polygon(cell)], dtype=np.float64)
+        low = np.minimum(vertices.min(axis=0), 0.0) - margin
+        high = np.maximum(vertices.max(axis=0), (geometry.width, geometry.height)) + margin
+        self.origin = low
+        self.size = (int(math.ceil((high[0] - low[0]) * cell_px)), int(math.ceil((high[1] - low[1]) * cell_px)))
+        # flat pixel (u, v) shows board point origin + ((u + 0.5) / px, (v + 0.5) / px)
+        self.canvas_to_board = np.array(
+            [[1.0 / cell_px, 0.0, low[0] + 0.5 / cell_px], [0.0, 1.0 / cell_px, low[1] + 0.5 / cell_px], [0, 0, 1.0]]
+        )
+        self.window_px = max(3, int(round(window * cell_px)) // 2 * 2 + 1)
+        self.top_kernel = _ring_kernel(0.0, top * cell_px)
+        self.rim_kernel = _ring_kernel(rim[0] * cell_px, rim[1] * cell_px)
+        self.flux_kernels = _flux_kernels(rim[0] * cell_px, rim[1] * cell_px)
+
+    def warp(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
+        """The board region of a BGR picture, warped flat (uint8 BGR, ``size``).
+
+        Where the camera sees the board larger than the flat image, the
+        region is first halved with a Gaussian pyramid as often as that
+        leaves a camera pixel to each flat pixel: warping without it keeps a
+        random few of a thin line's pixels.
+        """
+        m = np.asarray(homography, dtype=np.float64) @ self.canvas_to_board
+        w, h = self.size
+        corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), m)[0]
+        levels = _pyramid_levels(corners, w, h)
+        if levels:
+            pad = 2 << levels
+            x0, y0 = np.floor(corners.min(axis=0)).astype(int) - pad
+            x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + pad
+            x0, y0 = max(int(x0), 0), max(int(y0), 0)
+            x1, y1 = min(int(x1), image.shape[1]), min(int(y1), image.shape[0])
+            if x1 - x0 > pad and y1 - y0 > pad:
+                crop = image[y0:y1, x0:x1]
+                for _ in range(levels):
+                    crop = cv2.pyrDown(crop)
+                f = 0.5**levels
+                # a pyramid level's pixel centres: x' = (x + 0.5) * f - 0.5
+                to_crop = np.array([[f, 0.0, (0.5 - x0) * f - 0.5], [0.0, f, (0.5 - y0) * f - 0.5], [0.0, 0.0, 1.0]])
+                image, m = crop, to_crop @ m
+        return cv2.warpPerspective(
+            image, m, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+        )
+
+    def features(self, flat: np.ndarray) -> np.ndarray:
+        """What the reader sees around every flat pixel (H×W×6 float32, see ``FEATURE_NAMES``): the
+        median-filtered log colour (3), the mean log-brightness gradient over a top and over a rim centred
+        there (``EDGE_ENERGIES``), and the gradient's mean outward flux through that rim (a disc's
+        outline crosses it at right angles; a line through the centre runs along the radius and adds
+        nothing)."""
+        smooth = cv2.medianBlur(flat, self.window_px)
+        colour = np.log(smooth.astype(np.float32) * (1.0 / 255.0) + LOG_FLOOR)
+        grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        brightness = np.log(grey * (1.0 / 255.0) + LOG_FLOOR)
+        gradient = cv2.magnitude(
+            cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
+        )
+        top = cv2.filter2D(gradient, -1, self.top_kernel, borderType=cv2.BORDER_REPLICATE)
+        rim = cv2.filter2D(gradient, -1, self.rim_kernel, borderType=cv2.BORDER_REPLICATE)
+        kx, ky = self.flux_kernels
+        flux = cv2.filter2D(
+            cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3), -1, kx, borderType=cv2.BORDER_REPLICATE
+        ) + cv2.filter2D(cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3), -1, ky, borderType=cv2.BORDER_REPLICATE)
+        return np.dstack([colour, top, rim, flux])
+
+    def pixel(self, points: np.ndarray) -> np.ndarray:
+        """Flat-image positions (…×2, float) of board points (…×2)."""
+        pts = np.asarray(points, dtype=np.float64)
+        return (pts - self.origin) * self.px - 0.5
+
+    def sample(self, features: np.ndarray, points: np.ndarray) -> np.ndarray:
+        """The features (…×F) at board points (…×2), interpolated between flat pixels."""
+        pts = np.asarray(points, dtype=np.float64)
+        shape = pts.shape[:-1]
+        uv = self.pixel(pts.reshape(-1, 2)).astype(np.float32)
+        maps = features if features.ndim == 3 else features[:, :, None]
+        out = np.empty((len(uv), maps.shape[2]), np.float32)
+        for start in range(0, maps.shape[2], 4):
+            part = np.ascontiguousarray(maps[:, :, start : start + 4])
+            got = cv2.remap(
+                part,
+                uv[:, 0].reshape(-1, 1),
+                uv[:, 1].reshape(-1, 1),
+                cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            out[:, start : start + part.shape[2]] = got.reshape(len(uv), -1)
+        return out.reshape(*shape, maps.shape[2])
+
+
+def _ring_kernel(inner_px: float, outer_px: float) -> np.ndarray:
+    """A normalised kernel averaging the pixels between two radii (a disc when ``inner_px`` is 0)."""
+    r = max(1, int(math.ceil(outer_px)))
+    du, dv = np.meshgrid(np.arange(-r, r + 1), np.arange(-r, r + 1))
+    d2 = du**2 + dv**2
+    inside = (d2 >= inner_px**2) & (d2 <= max(outer_px, inner_px + 1.0, 1.0) ** 2)
+    kernel = inside.astype(np.float32)
+    return kernel / kernel.sum()
+
+
+def _flux_kernels(inner_px: float, outer_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """Kernels that, correlated with the x and y gradients, give their mean outward (radial) component over a
+    ring between two radii."""
+    r = max(1, int(math.ceil(outer_px)))
+    du, dv = np.meshgrid(np.arange(-r, r + 1), np.arange(-r, r + 1))
+    d = np.sqrt(du**2 + dv**2)
+    inside = (d >= inner_px) & (d <= max(outer_px, inner_px + 1.0, 1.0)) & (d > 0)
+    count = max(int(inside.sum()), 1)
+    kx = np.where(inside, du / np.maximum(d, 1e-9), 0.0) / count
+    ky = np.where(inside, dv / np.maximum(d, 1e-9), 0.0) / count
+    return kx.astype(np.float32), ky.astype(np.float32)
+
+
+def _pyramid_levels(corners: np.ndarray, width: int, height: int) -> int:
+    """How many times to halve the picture before warping it to a ``width``×``height`` flat image whose corners
+    it shows at ``corners``: as often as it still shows each flat pixel over a camera pixel."""
+    sides = [float(np.linalg.norm(corners[(k + 1) % 4] - corners[k])) for k in range(4)]
+    across = (sides[0] + sides[2]) / (2.0 * width)
+    down = (sides[1] + sides[3]) / (2.0 * height)
+    scale = math.sqrt(max(across * down, 1e-12))
+    return int(math.floor(math.log2(scale))) if scale >= 2.0 else 0

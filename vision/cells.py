@@ -1,0 +1,364 @@
+"""Deciding every cell of one frame: the frame's light, then the most likely piece on each cell.
+
+How one cell is decided (the whole of it):
+
+1. It is seen (:meth:`vision.board_image.BoardView.features`: colour and
+   texture) where a piece's top would appear (:mod:`vision.pose`), and at
+   points around it up to ``search`` board units away: a stone may lie off
+   its cell's centre.
+2. The frame's light is a smooth field over the board (per channel, a
+   quadratic in board position, additive in log colour): what turns
+   calibration's colours into this frame's. It is fitted to the cells
+   themselves: given each cell's most likely piece, the field that best
+   explains what the cells show, each counting less the further it lies off
+   the field (glare, a shadow); then the pieces are decided again under it.
+3. Each class scores by its likelihood: the cell's own empty look at its
+   point; each stone colour at the offset where it fits best, less what so
+   far an offset costs (stones lie near their point: a Gaussian prior of
+   spread ``search / 2``). Colour and texture each count as a Student-t
+   (``TAILS`` degrees of freedom) about the class's mean and spread: a
+   neighbour's shadow over a cell, a highlight or a speck of grain moves one
+   feature far, and should cost a class much less than a wholly other look.
+4. Two stones cannot overlap: where neighbouring cells both found a stone
+   and the two lie closer than ``1.5 × stone radius``, the stone belongs to
+   the cell that explains it better, and the other cell is decided again
+   without the offsets that reach into it (the side and shadow of a
+   neighbour's stone are no stone of one's own).
+5. The most likely class wins; its posterior is the confidence, and below
+   ``min_confidence`` the cell reads ``?``. A cell that neither the bare
+   board anywhere in its reach nor any stone explains within ``outlier``
+   spreads, in colour and in texture alike, is *unexplained*: a hand or an
+   object over it (pale skin over a pale board matches its colour, not its
+   grain or lines; a stone's colour, not its outline).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.board_image import EDGE_ENERGIES
+from vision.model import BoardModel
+from vision.surface import lit_surface
+
+LIGHT_COLUMNS = 3
+"""The light field's columns: blue, green and red light."""
+LIGHT_ROUNDS = 3
+"""Rounds of fitting the light to the cells' pieces and deciding the pieces under it."""
+RIDGE = 1.0
+"""How strongly the light field's slopes and curvature are held towards flat (in cells' worth of evidence)."""
+LIGHT_SPREAD = 0.1
+"""How far (log colour) a cell may lie off the fitted light and still count fully in the next fit."""
+OVERLAP = 1.5
+"""Two stones whose found centres lie closer than this many stone radii would overlap."""
+TAILS = 4.0
+"""Degrees of freedom of the Student-t each block of features (colour, texture) counts with."""
+BLOCKS = (slice(0, 3), slice(3, None))
+"""The feature blocks that count on their own: colour, then texture."""
+GLARE_COST = 10.0
+"""What glare costs the bare board's likelihood, per unit of white light (0..1) it adds over the cell."""
+SHADE_COST = 10.0
+"""What shade costs the bare board's likelihood, per share of the light it takes away."""
+GLARE_TEXTURE = 0.04
+"""The share of a cell's light that glare or shade changes that makes its texture one spread less certain (a
+lamp's spot or a shadow's edge adds a slope of its own over the cell)."""
+
+
+@dataclass(frozen=True, eq=False)
+class CellVerdicts:
+    """What every cell of a frame holds.
+
+    ``symbols``: ``. o x = ?`` per cell; ``confidence``: the posterior of
+    the chosen class; ``unexplained``: cells nothing explains;
+    ``distance``: each cell's distance (in spreads) to the nearest class;
+    ``light``: the fitted light field's coefficients (terms ×
+    ``LIGHT_COLUMNS``: light per colour channel), to start the next frame
+    from; ``offsets``: where each cell's piece was found
+    (N×2, board units from its point; zero for empty cells), and ``found``
+    the index of that offset among the judge's.
+    """
+
+    symbols: tuple[str, ...]
+    confidence: tuple[float, ...]
+    unexplained: np.ndarray
+    distance: np.ndarray
+    light: np.ndarray
+    offsets: np.ndarray
+    found: np.ndarray
+
+
+def _tails(d2_blocks: list[np.ndarray], blocks: list[slice], width: int) -> np.ndarray:
+    """The log-likelihood (up to the spreads' norm) of squared distances in each feature block under a
+    Student-t of ``TAILS`` degrees of freedom."""
+    total = np.zeros_like(d2_blocks[0])
+    for d2, b in zip(d2_blocks, blocks, strict=True):
+        dims = len(range(width)[b])
+        total = total - 0.5 * (TAILS + dims) * np.log1p(d2 / TAILS)
+    return total
+
+
+def _worst_block(parts: list[np.ndarray], blocks: list[slice], width: int) -> np.ndarray:
+    """The mean squared distance per feature of the worst-fitting block (N×K): a class explains a cell only when
+    it explains both its colour and its texture."""
+    return np.maximum.reduce([part / len(range(width)[b]) for part, b in zip(parts, blocks, strict=True)])
+
+
+def field_offsets(field: np.ndarray, width: int) -> np.ndarray:
+    """What a light field (…×``LIGHT_COLUMNS``: blue, green and red light) adds to each feature (…×``width``):
+    the light to the log colour, nothing to the texture, whose measures are ratios no light moves."""
+    out = np.zeros((*field.shape[:-1], width))
+    out[..., :3] = field[..., :3]
+    return out
+
+
+def field_columns(residual: np.ndarray) -> np.ndarray:
+    """Features' differences (…×F) as what the light field's columns explain of them (…×``LIGHT_COLUMNS``)."""
+    return residual[..., :3]
+
+
+def light_terms(centres: np.ndarray, points: np.ndarray | None = None) -> np.ndarray:
+    """The light field's design matrix (M×6) at board ``points`` (the ``centres`` themselves when None):
+    1, u, v, u², uv, v² with u, v the points centred on the cells and scaled to about ±1 over them."""
+    cells = np.asarray(centres, dtype=np.float64)
+    pts = cells if points is None else np.asarray(points, dtype=np.float64)
+    mid = (cells.max(axis=0) + cells.min(axis=0)) / 2.0
+    half = max(float((cells.max(axis=0) - cells.min(axis=0)).max()) / 2.0, 1e-6)
+    u, v = ((pts - mid) / half).T
+    return np.column_stack([np.ones(len(pts)), u, v, u * u, u * v, v * v])
+
+
+@dataclass(frozen=True, eq=False)
+class _Scores:
+    """Every class's log-likelihood per cell (N×C, at its best offset), the squared distances there, the best
+    offset's index per class (N×C), how near the nearest class comes anywhere in each cell's reach (N, the mean
+    squared spreads per feature in its worst block), and the bare board's look at each cell's point."""
+
+    loglik: np.ndarray
+    d2: np.ndarray
+    best: np.ndarray
+    nearest: np.ndarray
+    bare: np.ndarray
+
+
+class CellJudge:
+    """Decides the cells of frames of one board with one model; built once per reader."""
+
+    def __init__(
+        self,
+        model: BoardModel,
+        centres: np.ndarray,
+        neighbours: tuple[tuple[int, ...], ...],
+        offsets: np.ndarray,
+        stone_radius: float,
+        min_confidence: float,
+        outlier: float,
+    ) -> None:
+        """``centres``: the cells' board positions (for the light field); ``neighbours``: each cell's neighbours;
+        ``offsets``: the search offsets (K×2, the first one zero); ``stone_radius``: the largest a stone is
+        (board units); ``min_confidence``: least posterior of a read symbol; ``outlier``: distance (in spreads)
+        beyond which a cell is unexplained."""
+        self.names = (".", *model.stones)
+        self.offsets = np.asarray(offsets, dtype=np.float64)
+        reach = float(np.sqrt((self.offsets**2).sum(axis=1)).max())
+        spread = max(reach / 2.0, 1e-6)
+        self.offset_cost = 0.5 * (self.offsets**2).sum(axis=1) / spread**2
+        self.near = np.flatnonzero(np.sqrt((self.offsets**2).sum(axis=1)) <= reach / 2.0 + 1e-9)
+        """The offsets within half the reach, where the bare board of an empty cell must show somewhere: a
+        neighbour's stone may lean over the rest, a hand covers it all."""
+        self.neighbours = neighbours
+        self.overlap = OVERLAP * stone_radius
+        self.min_confidence = min_confidence
+        self.outlier = outlier
+        self.terms = light_terms(centres)
+        self.empty = np.array(model.empty, dtype=np.float64)
+        width = self.empty.shape[1]
+        self.around = None if model.empty_around is None else np.array(model.empty_around, dtype=np.float64)
+        """Each cell's bare look at every offset (N×K×F), where the model has it (Kaskade boards)."""
+        unseen = ~np.array(model.empty_seen)
+        # each cell's empty covariance: the frame-to-frame spread, plus the like cells' spread where never seen
+        cov = np.broadcast_to(np.array(model.empty_spread), (len(self.empty), width, width)).copy()
+        cov[unseen] += np.array(model.like_spread)
+        self.blocks = [b for b in BLOCKS if len(range(width)[b])]
+        self.empty_inv = [np.linalg.inv(cov[:, b, b]) for b in self.blocks]
+        self.empty_norm = sum(0.5 * np.linalg.slogdet(cov[:, b, b])[1] for b in self.blocks)
+        self.means = np.array([s.mean for s in model.stones.values()], dtype=np.float64).reshape(-1, width)
+        spreads = np.array([s.spread for s in model.stones.values()], dtype=np.float64).reshape(-1, width, width)
+        self.stone_inv = [np.linalg.inv(spreads[:, b, b]) if len(spreads) else spreads for b in self.blocks]
+        self.stone_norm = (
+            sum(0.5 * np.linalg.slogdet(spreads[:, b, b])[1] for b in self.blocks) if len(spreads) else np.zeros(0)
+        )
+        ridge = np.full(self.terms.shape[1], RIDGE)
+        ridge[0] = 1e-6
+        self.ridge = np.diag(ridge)
+
+    def judge(self, seen: np.ndarray, points: np.ndarray, light: np.ndarray | None = None) -> CellVerdicts:
+        """Decide every cell from what it shows at the search offsets (N×K×F, offset 0 first) around its point
+        (``points``, N×2 board units), starting from the light field ``light`` (terms × ``LIGHT_COLUMNS``;
+        calibration's light when None)."""
+        n = seen.shape[0]
+        rows = np.arange(n)
+        allowed = np.ones((n, len(self.offsets)), dtype=bool)
+        width = seen.shape[2]
+        coef = np.zeros((self.terms.shape[1], LIGHT_COLUMNS)) if light is None else np.asarray(light, np.float64)
+        for round_ in range(LIGHT_ROUNDS):
+            field = self.terms @ coef
+            scores = self._scores(seen, field, allowed)
+            k = scores.loglik.argmax(axis=1)
+            at = seen[rows, scores.best[rows, k]]
+            explained = scores.nearest <= self.outlier**2
+            if round_ == 0:
+                # first the light most cells agree on, each counting less the further it lies off (a Cauchy
+                # weight): a lamp's glare over some bare cells is no light over the whole board
+                expected = np.where((k == 0)[:, None], self.empty, self._stone_means(k))
+                off = at[:, :3] - field[:, :3] - expected[:, :3]
+                far = np.sqrt(((off / LIGHT_SPREAD) ** 2).mean(axis=1))
+                coef = self._fit_light(field_columns(at - expected), explained / (1.0 + far**2))
+            else:
+                # then the light under which every cell, glare and all, is explained best
+                offsets = field_offsets(field, width)
+                expected = np.where((k == 0)[:, None], scores.bare - offsets, self._stone_means(k))
+                coef = self._fit_light(field_columns(at - expected), explained.astype(np.float64))
+        field = self.terms @ coef
+        scores = self._scores(seen, field, allowed)
+        allowed = self._without_overlaps(scores, points, allowed)
+        scores = self._scores(seen, field, allowed)
+        post = np.exp(scores.loglik - scores.loglik.max(axis=1, keepdims=True))
+        post /= post.sum(axis=1, keepdims=True)
+        k = post.argmax(axis=1)
+        conf = post[rows, k]
+        distance = np.sqrt(scores.nearest)
+        symbols = tuple(
+            self.names[j] if c >= self.min_confidence else "?" for j, c in zip(k.tolist(), conf.tolist(), strict=True)
+        )
+        found = np.where(k > 0, scores.best[rows, k], 0)
+        return CellVerdicts(
+            symbols=symbols,
+            confidence=tuple(float(c) for c in conf),
+            unexplained=distance > self.outlier,
+            distance=distance,
+            light=coef,
+            offsets=self.offsets[found],
+            found=found,
+        )
+
+    def _stone_means(self, k: np.ndarray) -> np.ndarray:
+        if not len(self.means):
+            return np.zeros((len(k), self.empty.shape[1]))
+        return self.means[np.maximum(k - 1, 0)]
+
+    def _scores(self, seen: np.ndarray, field: np.ndarray, allowed: np.ndarray) -> _Scores:
+        n = seen.shape[0]
+        rows = np.arange(n)
+        normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
+        bare, bare_loglik, bare_parts = self._bare_loglik(seen, field)
+        width = seen.shape[2]
+        d2 = [np.sum(bare_parts, axis=0)[:, 0]]
+        loglik = [bare_loglik[:, 0]]
+        best = [np.zeros(n, dtype=np.intp)]
+        nearest = _worst_block(bare_parts, self.blocks, width)[:, self.near].min(axis=1)
+        for c, mean in enumerate(self.means):
+            d = normal - mean
+            parts = [
+                np.einsum("nki,ij,nkj->nk", d[:, :, b], inv[c], d[:, :, b])
+                for b, inv in zip(self.blocks, self.stone_inv, strict=True)
+            ]
+            cost = np.where(allowed, -_tails(parts, self.blocks, width) + self.offset_cost[None, :], np.inf)
+            j = cost.argmin(axis=1)
+            d2.append(np.sum(parts, axis=0)[rows, j])
+            loglik.append(-cost[rows, j] - self.stone_norm[c])
+            best.append(j)
+            worst = np.where(allowed, _worst_block(parts, self.blocks, width), np.inf)
+            nearest = np.minimum(nearest, worst.min(axis=1))
+        return _Scores(
+            loglik=np.column_stack(loglik),
+            d2=np.column_stack(d2),
+            best=np.column_stack(best),
+            nearest=nearest,
+            bare=bare[:, 0],
+        )
+
+    def _bare_loglik(self, seen: np.ndarray, field: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+        """What each cell's bare board shows at each offset under its glare (N×K×F), the log-likelihood of what
+        is seen there under it (N×K), and the squared distance in each feature block (each N×K).
+
+        The more glare, the more texture the board may show beyond its own: a
+        lamp's spot adds a slope of its own over the cell. It never shows less
+        edge energy than its own washed out by the glare: skin over a Go
+        board's lines is smoother than any light makes the lines."""
+        bare, cost, share = self._bare_board(seen, field)
+        loosen = 1.0 + (share / GLARE_TEXTURE) ** 2
+        d = seen - bare
+        slack = np.sqrt(loosen)[:, :, None]
+        texture = d[:, :, 3:]
+        grows = np.zeros(texture.shape[2], dtype=bool)
+        grows[[i - 3 for i in EDGE_ENERGIES if i >= 3 and i - 3 < texture.shape[2]]] = True
+        d[:, :, 3:] = np.where(grows & (texture < 0), texture, texture / slack)
+        parts = []
+        for b, inv in zip(self.blocks, self.empty_inv, strict=True):
+            parts.append(np.einsum("nki,nij,nkj->nk", d[:, :, b], inv, d[:, :, b]))
+        textures = seen.shape[2] - 3
+        loglik = (
+            _tails(parts, self.blocks, seen.shape[2])
+            - cost
+            - self.empty_norm[:, None]
+            - textures * np.log((1.0 + np.sqrt(loosen)) / 2.0)
+        )
+        return bare, loglik, parts
+
+    def _bare_board(self, seen: np.ndarray, field: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """What each cell's bare board would show at each offset (N×K×F, in this frame's light) under the glare
+        and shade that best explain its colour (:func:`vision.surface.lit_surface`), what that light costs
+        (N×K, log-likelihood), and the share of the spot's light the two changed (N×K)."""
+        if self.around is not None and self.around.shape[1] == seen.shape[1]:
+            board = self.around.copy()
+        else:
+            board = self.empty[:, None, :].repeat(seen.shape[1], axis=1)
+        board = board + field_offsets(field, seen.shape[2])[:, None, :]
+        lit, glare, shade, changed = lit_surface(board, seen)
+        return lit, GLARE_COST * glare + SHADE_COST * (1.0 - shade), changed
+
+    def evidence(self, seen: np.ndarray, light: np.ndarray, stone: int) -> np.ndarray:
+        """How much better stone colour ``stone`` (its index among the model's stones) explains each offset of
+        each cell than the bare board there (N×K log-likelihood ratios, no offset prior), in the light field
+        ``light``: where pieces of that colour lie in a cell that holds several."""
+        field = self.terms @ np.asarray(light, dtype=np.float64)
+        normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
+        _, empty, _ = self._bare_loglik(seen, field)
+        d = normal - self.means[stone]
+        parts = [
+            np.einsum("nki,ij,nkj->nk", d[:, :, b], inv[stone], d[:, :, b])
+            for b, inv in zip(self.blocks, self.stone_inv, strict=True)
+        ]
+        return _tails(parts, self.blocks, seen.shape[2]) - self.stone_norm[stone] - empty
+
+    def _without_overlaps(self, scores: _Scores, points: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+        """The offsets each cell may still take a stone at, once every stone that overlaps a neighbour's better
+        explained stone is left to the neighbour."""
+        k = scores.loglik.argmax(axis=1)
+        stone = np.flatnonzero(k > 0)
+        if stone.size < 2:
+            return allowed
+        rows = np.arange(len(k))
+        found = points + self.offsets[scores.best[rows, k]]
+        fit = scores.loglik[rows, k]
+        allowed = allowed.copy()
+        is_stone = k > 0
+        for i in stone:
+            for j in self.neighbours[i]:
+                if not is_stone[j] or fit[j] <= fit[i]:
+                    continue
+                if np.linalg.norm(found[i] - found[j]) >= self.overlap:
+                    continue
+                reach = points[i] + self.offsets
+                allowed[i] &= np.linalg.norm(reach - found[j], axis=1) >= self.overlap
+        allowed[:, 0] = True
+        return allowed
+
+    def _fit_light(self, residual: np.ndarray, weight: np.ndarray) -> np.ndarray:
+        """The light field (terms × columns) that best explains ``residual`` (N × columns), each cell by its
+        ``weight``."""
+        a = self.terms * weight[:, None]
+        lhs = a.T @ self.terms + self.ridge
+        rhs = a.T @ residual
+        return np.linalg.solve(lhs, rhs)

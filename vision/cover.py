@@ -1,0 +1,93 @@
+"""Whether something covers the board: a hand, an arm, an object.
+
+Two signs, both read against what calibration saw, in this frame's light:
+
+- a hand is large: where neighbouring cells, at least ``odd_group`` of them,
+  are each explained poorly (beyond ``odd`` spreads: neither the bare board
+  near their point nor any stone, see :mod:`vision.cells`), or one cell is
+  explained by nothing at all (beyond ``outlier`` spreads), something lies
+  over the board. Pale skin over a pale board comes near the board's
+  colour, and over a dark square near a lamp's glare, but never as near as
+  the bare board comes, cell after cell;
+- an arm reaching for a cell crosses the board's rim, however thin the
+  fingers the cells see. A ring of patches just outside the cells is read
+  every frame: skin and sleeves move the colour channels against each other
+  (a hue), while a change of light, a shadow or glare moves them together.
+  Two neighbouring patches of the ring whose hue changed by more than
+  ``border_hue`` (log colour) are an arm crossing.
+
+A still board in odd light is never covered: the light field of
+:mod:`vision.cells` takes the light's change out of both signs first.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from referee.geometry import Geometry
+from vision.surface import lit_surface
+
+CLIPPED_LOG = math.log(0.98 + 0.06)
+"""A channel at least this bright (log colour) is clipped by the camera and tells no hue."""
+
+
+def covered_cells(
+    distance: np.ndarray, neighbours: tuple[tuple[int, ...], ...], outlier: float, odd: float, group: int
+) -> np.ndarray:
+    """The cells (indices) something covers: each cell beyond ``outlier`` spreads from every class, and every
+    group of at least ``group`` neighbouring cells each beyond ``odd`` (``distance``: N, see
+    :class:`~vision.cells.CellVerdicts`)."""
+    covered = set(np.flatnonzero(distance > outlier).tolist())
+    hot = set(np.flatnonzero(distance > odd).tolist())
+    while hot:
+        stack = [hot.pop()]
+        members = []
+        while stack:
+            cell = stack.pop()
+            members.append(cell)
+            for near in neighbours[cell]:
+                if near in hot:
+                    hot.remove(near)
+                    stack.append(near)
+        if len(members) >= group:
+            covered.update(members)
+    return np.array(sorted(covered), dtype=np.intp)
+
+
+def ring_points(geometry: Geometry, out: float, step: float) -> np.ndarray:
+    """Points (M×2) every ``step`` or less along the rectangle ``out`` board units around the cells' bounding
+    box, in order around it."""
+    vertices = np.array([v for cell in geometry.cells for v in geometry.polygon(cell)], dtype=np.float64)
+    (x0, y0), (x1, y1) = vertices.min(axis=0) - out, vertices.max(axis=0) + out
+    corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
+    points: list[np.ndarray] = []
+    for k in range(4):
+        a, b = corners[k], corners[(k + 1) % 4]
+        count = max(1, math.ceil(float(np.linalg.norm(b - a)) / step))
+        points.extend(a + (b - a) * t for t in np.arange(count) / count)
+    return np.array(points)
+
+
+def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.ndarray:
+    """How far each patch of the ring changed its hue (M, log colour): ``seen`` and ``reference`` are the patches'
+    log colours (M×3, in order around the ring) in this frame and at calibration, ``light`` this frame's light
+    at each (M×3, log). The lamp's glare the patch shows is taken out first (:func:`vision.surface.lit_surface`);
+    clipped channels tell no hue."""
+    lit, _, _, _ = lit_surface(reference + light, seen)
+    change = seen - lit
+    unclipped = seen < CLIPPED_LOG
+    known = unclipped.sum(axis=1) >= 2
+    spread = np.zeros(len(seen))
+    if known.any():
+        masked = np.where(unclipped, change, np.nan)[known]
+        spread[known] = np.nanmax(masked, axis=1) - np.nanmin(masked, axis=1)
+    return spread
+
+
+def crossed_ring(seen: np.ndarray, reference: np.ndarray, light: np.ndarray, hue: float) -> bool:
+    """Whether an arm crosses the ring: two neighbouring patches whose hue changed by more than ``hue`` (see
+    :func:`ring_hues`)."""
+    crossed = ring_hues(seen, reference, light) > hue
+    return bool((crossed & np.roll(crossed, 1)).any())
