@@ -31,6 +31,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("bench", "leds"): [],
     ("bench", "live"): [],
     ("bench", "calibration"): [],
+    ("bench", "real"): [],
     ("calibrate",): ["--geometry", "diamond:8", "-o", "p.json"],
     ("demo",): [],
     ("export",): ["1"],

@@ -1,84 +1,49 @@
-"""Real camera photos: calibrate from two labelled frames, then read the other ten exactly.
+"""Real labelled photos, calibrated and read as a user would (the protocol of ``cascade bench real``).
 
-Uses ``../shared/data/real/go-sequence-1280`` (a 19x19 Go board, fixed webcam);
-only ``frame_00`` (empty) and ``frame_02`` with its layout are used for
-calibration, through the same ``cascade calibrate`` and ``cascade read``
-commands a user runs.
+Uses every set of ``../shared/data/real`` (see its README.md); a missing set is named. The sets whose camera
+and light stay put during the game must read right; a hand over the board may be reported, a clear board
+never.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
+from typing import Any
 
-import cv2
 import pytest
 
-from calibration.profile import load_profile
-from companion.cli import main
-from referee.geometry import parse_geometry
-from vision.pipeline import BoardReader
+from calibration.bench_real import measure
 
-CALIBRATION_FRAMES = ("frame_00", "frame_02")
-
-
-def readme_corners(folder: Path) -> str:
-    """The four corner intersections as written in the folder's README."""
-    text = (folder / "README.md").read_text(encoding="utf-8")
-    points = re.findall(r"\((\d+),\s*(\d+)\)", text)
-    assert len(points) == 4, "the README should list four corner points"
-    return " ".join(f"{x},{y}" for x, y in points)
+SETS = ("go-sequence-1280", "go-webcam-640", "go-coloured-light")
+HANDS = {"go-webcam-640": {"frame_003.jpg", "frame_005.jpg"}}
+"""The photos of each set that show a hand or an arm over the board (see the sets' READMEs)."""
 
 
 @pytest.fixture(scope="module")
-def go_folder(shared_data: Path) -> Path:
-    return shared_data / "real" / "go-sequence-1280"
+def figures(shared_data: Path) -> dict[str, Any]:
+    real = shared_data / "real"
+    missing = [name for name in SETS if not (real / name / "set.json").is_file()]
+    assert not missing, f"labelled sets missing from {real}: {', '.join(missing)}"
+    return measure([real])
 
 
-@pytest.fixture(scope="module")
-def go_profile(go_folder: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    profile = tmp_path_factory.mktemp("profile") / "go.json"
-    status = main(
-        [
-            "calibrate",
-            "--geometry", "points:19x19",
-            "--corners", readme_corners(go_folder),
-            "--empty", str(go_folder / "frame_00.jpg"),
-            "--known", f"{go_folder / 'frame_02.jpg'}={go_folder / 'frame_02.txt'}",
-            "-o", str(profile),
-        ]
-    )  # fmt: skip
-    assert status == 0
-    return profile
+def test_every_set_is_calibrated_and_read(figures):
+    for name, run in figures["sets"].items():
+        assert "error" not in run, f"{name}: {run.get('error')}"
+        assert run["photos"] > 0 and run["ms_per_photo"] > 0
+    assert figures["cell_accuracy_min"] == min(run["cell_accuracy"] for run in figures["sets"].values())
 
 
-def test_read_prints_every_point_of_the_other_ten_frames_correctly(
-    go_folder: Path, go_profile: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    frames = sorted(p for p in go_folder.glob("frame_*.jpg") if p.stem not in CALIBRATION_FRAMES)
-    assert len(frames) == 10
-    capsys.readouterr()
-    assert main(["read", "--profile", str(go_profile), *map(str, frames)]) == 0
-    blocks = capsys.readouterr().out.split("# ")[1:]
-    assert len(blocks) == len(frames)
-    wrong = []
-    for frame, block in zip(frames, blocks, strict=True):
-        header, _, body = block.partition("\n")
-        assert header == str(frame)
-        truth = frame.with_suffix(".txt").read_text(encoding="utf-8").split("\n")
-        got = body.rstrip("\n").split("\n")
-        assert len(got) == 19
-        for r, (want_row, got_row) in enumerate(zip(truth, got, strict=False), start=1):
-            for c, (want, seen) in enumerate(zip(want_row.split(), got_row.split(), strict=True), start=1):
-                if want != seen:
-                    wrong.append(f"{frame.stem} row {r} col {c}: {seen} instead of {want}")
-    assert wrong == []
+def test_a_webcam_game_with_its_empty_board_reads_exactly(figures):
+    run = figures["sets"]["go-sequence-1280"]
+    assert run["wrong"] == []
+    assert run["covered"] == []
 
 
-def test_no_real_frame_is_taken_for_a_hand_over_the_board(go_folder: Path, go_profile: Path) -> None:
-    """Nothing covers the board in these photos: the real light, the table and the board's rim around the
-    points (see :func:`vision.light.crossed_border`) must not read as an arm reaching in."""
-    profile = load_profile(go_profile)
-    reader = BoardReader(parse_geometry(profile.geometry), profile.locator, profile.colour_model)
-    covered = [p.stem for p in sorted(go_folder.glob("frame_*.jpg")) if reader.read(cv2.imread(str(p))).occluded]
-    assert covered == []
+def test_a_webcam_game_without_its_empty_board_reads_right_but_under_the_hand(figures):
+    """Calibrated from one photo of the game under way, no empty board: every photo reads right but the one
+    with fingers over the board's edge, and only photos with a hand are reported covered."""
+    run = figures["sets"]["go-webcam-640"]
+    assert run["photos_right"] >= run["photos"] - 1
+    assert run["cell_accuracy"] >= 0.999
+    assert set(run["covered"]) <= HANDS["go-webcam-640"]
