@@ -34,6 +34,13 @@ from referee.geometry import Geometry
 
 LOG_FLOOR = 0.06
 """Added to every channel (0..1) before its logarithm."""
+DARKEST = math.log(LOG_FLOOR)
+"""The log colour of a channel the camera shows black."""
+BRIGHTEST = math.log(1.0 + LOG_FLOOR)
+"""The log colour of a channel the camera shows at full scale (clipped)."""
+AT_LIMIT = 0.05
+"""A channel this close (log colour) to black or to full scale is at the camera's limit: it tells little of the
+light."""
 EDGE_ENERGIES = (3, 4)
 """The features that are edge energies (the top's and the rim's): a slope added over a cell only raises them."""
 FEATURE_NAMES = ("blue", "green", "red", "top edges", "rim edges", "rim flux")
@@ -118,7 +125,7 @@ class BoardView:
         there (``EDGE_ENERGIES``), and the gradient's mean outward flux through that rim (a disc's
         outline crosses it at right angles; a line through the centre runs along the radius and adds
         nothing)."""
-        smooth = cv2.medianBlur(flat, self.window_px)
+        smooth = self._median(flat)
         colour = np.log(smooth.astype(np.float32) * (1.0 / 255.0) + LOG_FLOOR)
         grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
         brightness = np.log(grey * (1.0 / 255.0) + LOG_FLOOR)
@@ -132,6 +139,13 @@ class BoardView:
             cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3), -1, kx, borderType=cv2.BORDER_REPLICATE
         ) + cv2.filter2D(cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3), -1, ky, borderType=cv2.BORDER_REPLICATE)
         return np.dstack([colour, top, rim, flux])
+
+    def _median(self, flat: np.ndarray) -> np.ndarray:
+        """The median filter over about ``window_px``: OpenCV's 8-bit median is quick up to a 5-pixel window and
+        slow beyond, so a wider window is two 5-pixel passes (an iterated median, as robust)."""
+        if self.window_px <= 5:
+            return cv2.medianBlur(flat, self.window_px)
+        return cv2.medianBlur(cv2.medianBlur(flat, 5), 5)
 
     def pixel(self, points: np.ndarray) -> np.ndarray:
         """Flat-image positions (…×2, float) of board points (…×2)."""

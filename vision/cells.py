@@ -12,7 +12,9 @@ How one cell is decided (the whole of it):
    themselves: given each cell's most likely piece, the field that best
    explains what the cells show, each counting less the further it lies off
    the field (glare, a shadow); then the pieces are decided again under it.
-3. Each class scores by its likelihood: the cell's own empty look at its
+3. Each class scores by its likelihood (the stone colours first moved
+   towards what the frame's surest stones of each show, see
+   :meth:`CellJudge._adapted_means`): the cell's own empty look at its
    point; each stone colour at the offset where it fits best, less what so
    far an offset costs (stones lie near their point: a Gaussian prior of
    spread ``search / 2``). Colour and texture each count as a Student-t
@@ -38,16 +40,26 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.board_image import EDGE_ENERGIES
+from vision.board_image import AT_LIMIT, BRIGHTEST, DARKEST, EDGE_ENERGIES
 from vision.model import BoardModel
 from vision.surface import lit_surface
 
+WARM_ROUNDS = 2
+"""Rounds when starting from an earlier frame's light, which is most often nearly this frame's."""
 LIGHT_COLUMNS = 3
 """The light field's columns: blue, green and red light."""
 LIGHT_ROUNDS = 3
 """Rounds of fitting the light to the cells' pieces and deciding the pieces under it."""
 RIDGE = 1.0
 """How strongly the light field's slopes and curvature are held towards flat (in cells' worth of evidence)."""
+ADAPT_ROUNDS = 2
+"""Rounds of letting the stone colours follow what the frame's sure stones show."""
+ADAPT_PRIOR = 3.0
+"""How many sure stones weigh as much as calibration's colour, when a stone colour follows the frame."""
+ADAPT_STILL = 0.01
+"""A stone colour moved less than this (log colour) by the frame's stones is left where it is."""
+SURE = 0.95
+"""A cell read with at least this posterior is a sure example of its class."""
 LIGHT_SPREAD = 0.1
 """How far (log colour) a cell may lie off the fitted light and still count fully in the next fit."""
 OVERLAP = 1.5
@@ -58,10 +70,8 @@ BLOCKS = (slice(0, 3), slice(3, None))
 """The feature blocks that count on their own: colour, then texture."""
 GLARE_COST = 10.0
 """What glare costs the bare board's likelihood, per unit of white light (0..1) it adds over the cell."""
-SHADE_COST = 10.0
-"""What shade costs the bare board's likelihood, per share of the light it takes away."""
 GLARE_TEXTURE = 0.04
-"""The share of a cell's light that glare or shade changes that makes its texture one spread less certain (a
+"""The share of a cell's light that glare adds that makes its texture one spread less certain (a
 lamp's spot or a shadow's edge adds a slope of its own over the cell)."""
 
 
@@ -96,6 +106,14 @@ def _tails(d2_blocks: list[np.ndarray], blocks: list[slice], width: int) -> np.n
         dims = len(range(width)[b])
         total = total - 0.5 * (TAILS + dims) * np.log1p(d2 / TAILS)
     return total
+
+
+def _shown(mean: np.ndarray, field: np.ndarray) -> np.ndarray:
+    """A class's mean (F) as each cell can show it under the light ``field`` (N×3), less that light (N×F): the
+    camera shows no channel darker than black nor brighter than full scale."""
+    out = np.broadcast_to(mean, (len(field), len(mean))).copy()
+    out[:, :3] = np.clip(mean[:3] + field[:, :3], DARKEST, BRIGHTEST) - field[:, :3]
+    return out
 
 
 def _worst_block(parts: list[np.ndarray], blocks: list[slice], width: int) -> np.ndarray:
@@ -201,7 +219,7 @@ class CellJudge:
         allowed = np.ones((n, len(self.offsets)), dtype=bool)
         width = seen.shape[2]
         coef = np.zeros((self.terms.shape[1], LIGHT_COLUMNS)) if light is None else np.asarray(light, np.float64)
-        for round_ in range(LIGHT_ROUNDS):
+        for round_ in range(LIGHT_ROUNDS if light is None else WARM_ROUNDS):
             field = self.terms @ coef
             scores = self._scores(seen, field, allowed)
             k = scores.loglik.argmax(axis=1)
@@ -213,16 +231,25 @@ class CellJudge:
                 expected = np.where((k == 0)[:, None], self.empty, self._stone_means(k))
                 off = at[:, :3] - field[:, :3] - expected[:, :3]
                 far = np.sqrt(((off / LIGHT_SPREAD) ** 2).mean(axis=1))
-                coef = self._fit_light(field_columns(at - expected), explained / (1.0 + far**2))
+                coef = self._fit_light(field_columns(at - expected), explained / (1.0 + far**2), at[:, :3])
             else:
                 # then the light under which every cell, glare and all, is explained best
                 offsets = field_offsets(field, width)
                 expected = np.where((k == 0)[:, None], scores.bare - offsets, self._stone_means(k))
-                coef = self._fit_light(field_columns(at - expected), explained.astype(np.float64))
+                coef = self._fit_light(field_columns(at - expected), explained.astype(np.float64), at[:, :3])
         field = self.terms @ coef
         scores = self._scores(seen, field, allowed)
-        allowed = self._without_overlaps(scores, points, allowed)
-        scores = self._scores(seen, field, allowed)
+        narrowed = self._without_overlaps(scores, points, allowed)
+        if not np.array_equal(narrowed, allowed):
+            allowed = narrowed
+            scores = self._scores(seen, field, allowed)
+        means = self.means
+        for _ in range(ADAPT_ROUNDS):
+            moved = self._adapted_means(seen, field, scores)
+            if np.abs(moved - means).max(initial=0.0) < ADAPT_STILL:
+                break
+            means = moved
+            scores = self._scores(seen, field, allowed, means)
         post = np.exp(scores.loglik - scores.loglik.max(axis=1, keepdims=True))
         post /= post.sum(axis=1, keepdims=True)
         k = post.argmax(axis=1)
@@ -242,12 +269,33 @@ class CellJudge:
             found=found,
         )
 
+    def _adapted_means(self, seen: np.ndarray, field: np.ndarray, scores: _Scores) -> np.ndarray:
+        """The stone colours as this frame shows them: each moved from calibration's towards the median of the
+        stones read surely as it (posterior ``SURE``, explained), the more so the more of them there are. A
+        lamp of another colour moves a white stone unlike the board (it mirrors the lamp, it may clip); the
+        frame's own stones show how."""
+        post = np.exp(scores.loglik - scores.loglik.max(axis=1, keepdims=True))
+        post /= post.sum(axis=1, keepdims=True)
+        k = post.argmax(axis=1)
+        sure = (post.max(axis=1) >= SURE) & (scores.nearest <= self.outlier**2)
+        rows = np.arange(len(k))
+        normal = seen[rows, scores.best[rows, k]] - field_offsets(field, seen.shape[2])
+        means = self.means.copy()
+        for c in range(len(means)):
+            members = sure & (k == c + 1)
+            if members.any():
+                shift = np.median(normal[members, :3] - self.means[c, :3], axis=0)
+                means[c, :3] += shift * members.sum() / (members.sum() + ADAPT_PRIOR)
+        return means
+
     def _stone_means(self, k: np.ndarray) -> np.ndarray:
         if not len(self.means):
             return np.zeros((len(k), self.empty.shape[1]))
         return self.means[np.maximum(k - 1, 0)]
 
-    def _scores(self, seen: np.ndarray, field: np.ndarray, allowed: np.ndarray) -> _Scores:
+    def _scores(
+        self, seen: np.ndarray, field: np.ndarray, allowed: np.ndarray, means: np.ndarray | None = None
+    ) -> _Scores:
         n = seen.shape[0]
         rows = np.arange(n)
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
@@ -257,8 +305,8 @@ class CellJudge:
         loglik = [bare_loglik[:, 0]]
         best = [np.zeros(n, dtype=np.intp)]
         nearest = _worst_block(bare_parts, self.blocks, width)[:, self.near].min(axis=1)
-        for c, mean in enumerate(self.means):
-            d = normal - mean
+        for c, mean in enumerate(self.means if means is None else means):
+            d = normal - _shown(mean, field)[:, None, :]
             parts = [
                 np.einsum("nki,ij,nkj->nk", d[:, :, b], inv[c], d[:, :, b])
                 for b, inv in zip(self.blocks, self.stone_inv, strict=True)
@@ -308,15 +356,15 @@ class CellJudge:
 
     def _bare_board(self, seen: np.ndarray, field: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """What each cell's bare board would show at each offset (N×K×F, in this frame's light) under the glare
-        and shade that best explain its colour (:func:`vision.surface.lit_surface`), what that light costs
+        that best explains its colour (:func:`vision.surface.lit_surface`), what that glare costs
         (N×K, log-likelihood), and the share of the spot's light the two changed (N×K)."""
         if self.around is not None and self.around.shape[1] == seen.shape[1]:
             board = self.around.copy()
         else:
             board = self.empty[:, None, :].repeat(seen.shape[1], axis=1)
         board = board + field_offsets(field, seen.shape[2])[:, None, :]
-        lit, glare, shade, changed = lit_surface(board, seen)
-        return lit, GLARE_COST * glare + SHADE_COST * (1.0 - shade), changed
+        lit, glare, changed = lit_surface(board, seen)
+        return lit, GLARE_COST * glare, changed
 
     def evidence(self, seen: np.ndarray, light: np.ndarray, stone: int) -> np.ndarray:
         """How much better stone colour ``stone`` (its index among the model's stones) explains each offset of
@@ -325,7 +373,7 @@ class CellJudge:
         field = self.terms @ np.asarray(light, dtype=np.float64)
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
         _, empty, _ = self._bare_loglik(seen, field)
-        d = normal - self.means[stone]
+        d = normal - _shown(self.means[stone], field)[:, None, :]
         parts = [
             np.einsum("nki,ij,nkj->nk", d[:, :, b], inv[stone], d[:, :, b])
             for b, inv in zip(self.blocks, self.stone_inv, strict=True)
@@ -355,10 +403,12 @@ class CellJudge:
         allowed[:, 0] = True
         return allowed
 
-    def _fit_light(self, residual: np.ndarray, weight: np.ndarray) -> np.ndarray:
+    def _fit_light(self, residual: np.ndarray, weight: np.ndarray, shown: np.ndarray) -> np.ndarray:
         """The light field (terms × columns) that best explains ``residual`` (N × columns), each cell by its
-        ``weight``."""
-        a = self.terms * weight[:, None]
-        lhs = a.T @ self.terms + self.ridge
-        rhs = a.T @ residual
-        return np.linalg.solve(lhs, rhs)
+        ``weight``, each channel only where the cell's colour ``shown`` (N×3) is not at the camera's limit."""
+        usable = (shown > DARKEST + AT_LIMIT) & (shown < BRIGHTEST - AT_LIMIT)
+        coef = np.zeros((self.terms.shape[1], residual.shape[1]))
+        for j in range(residual.shape[1]):
+            a = self.terms * (weight * usable[:, j])[:, None]
+            coef[:, j] = np.linalg.solve(a.T @ self.terms + self.ridge, a.T @ residual[:, j])
+        return coef

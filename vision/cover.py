@@ -75,7 +75,7 @@ def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.
     log colours (M×3, in order around the ring) in this frame and at calibration, ``light`` this frame's light
     at each (M×3, log). The lamp's glare the patch shows is taken out first (:func:`vision.surface.lit_surface`);
     clipped channels tell no hue."""
-    lit, _, _, _ = lit_surface(reference + light, seen)
+    lit, _, _ = lit_surface(reference + light, seen)
     change = seen - lit
     unclipped = seen < CLIPPED_LOG
     known = unclipped.sum(axis=1) >= 2

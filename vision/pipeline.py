@@ -23,7 +23,7 @@ import numpy as np
 from referee.geometry import Geometry
 from vision.balls import BALL_RADIUS, count_balls
 from vision.board_image import BoardView, colour_of_log
-from vision.cells import CellJudge, field_offsets, light_terms
+from vision.cells import LIGHT_COLUMNS, CellJudge, field_offsets, light_terms
 from vision.config import VisionConfig
 from vision.cover import covered_cells, crossed_ring, ring_points
 from vision.errors import BoardNotFoundError
@@ -197,7 +197,15 @@ class BoardReader:
         features = self.view.features(self.view.warp(image, location.homography))
         seen = self.view.sample(features, points[:, None, :] + self.offsets[None, :, :])
         t2 = time.perf_counter()
-        verdicts = self.judge.judge(seen, points, self._light)
+        around = None
+        if self.model.border is not None and len(self.model.border) == len(self.ring):
+            around = self.view.sample(features, self.ring)[:, :3].astype(np.float64)
+        start = self._light
+        if start is None and around is not None:
+            # no earlier frame: start from the light the board's rim shows, which no stone ever covers
+            start = np.zeros((self.judge.terms.shape[1], LIGHT_COLUMNS))
+            start[0] = np.median(around - np.array(self.model.border), axis=0)
+        verdicts = self.judge.judge(seen, points, start)
         at = seen[np.arange(len(points)), verdicts.found].astype(np.float64)
         at -= field_offsets(self.judge.terms @ verdicts.light, at.shape[1])
         self._seen = at
@@ -205,8 +213,7 @@ class BoardReader:
         if self.geometry.kind == "grid":
             symbols, counts = count_balls(verdicts, self.judge, seen)
         crossed = False
-        if ring and self.model.border is not None and len(self.model.border) == len(self.ring):
-            around = self.view.sample(features, self.ring)[:, :3]
+        if ring and around is not None:
             crossed = crossed_ring(
                 around, np.array(self.model.border), self.ring_terms @ verdicts.light[:, :3], self.config.border_hue
             )
