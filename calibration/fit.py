@@ -24,6 +24,7 @@ from vision.images import read_image
 from vision.layout import parse_layout
 from vision.learn import CalibrationPhoto, fit_colour_model
 from vision.locate import CheckerboardLocator, Locator, corner_homography, find_checkerboard, locate
+from vision.model import BoardModel
 from vision.pipeline import BoardReader, FrameReading
 from vision.sidecar import corners_beside
 
@@ -105,6 +106,22 @@ def fit_profile(
     return Profile(geometry=geometry.spec, locator=locator, colour_model=model)
 
 
+GREY_TOLERANCE = 0.05
+"""How far (log colour) a grey photo's channels may lie apart once learned (the learning adds noise per channel)."""
+
+
+def _grey(image: np.ndarray) -> bool:
+    """Whether a BGR picture has no colour at all (a greyscale file, decoded to three equal channels)."""
+    return bool(np.array_equal(image[..., 0], image[..., 1]) and np.array_equal(image[..., 1], image[..., 2]))
+
+
+def _grey_model(model: BoardModel) -> bool:
+    """Whether a board model was learned from greyscale photos: every colour it holds has equal channels."""
+    colours = [np.asarray(model.empty, dtype=np.float64)[:, :3]]
+    colours += [np.asarray(look.mean, dtype=np.float64)[None, :3] for look in model.stones.values()]
+    return all(bool(np.allclose(c, c[:, :1], atol=GREY_TOLERANCE)) for c in colours)
+
+
 def read_photo(reader: BoardReader, path: str | Path) -> tuple[np.ndarray, FrameReading]:
     """Read the photo at ``path`` with ``reader``, by its own corners when it brings them; returns the picture
     and the reading. Raises ImageReadError or CornersError for a photo that cannot be used, and ProfileError
@@ -116,6 +133,11 @@ def read_photo(reader: BoardReader, path: str | Path) -> tuple[np.ndarray, Frame
             "location: give the photo its corners, or calibrate with --corners or --markers"
         )
     image = read_image(path)
+    if _grey(image) and not _grey_model(reader.model):
+        raise ProfileError(
+            f"{path} is a greyscale photo, and the profile was calibrated from colour photos: the pieces are told "
+            "apart by colour, so give a colour photo"
+        )
     if corners is not None:
         return image, reader.read_located(image, corner_homography(reader.geometry, corners))
     return image, reader.read(image)
