@@ -148,15 +148,19 @@ def light_terms(centres: np.ndarray, points: np.ndarray | None = None) -> np.nda
 
 @dataclass(frozen=True, eq=False)
 class _Scores:
-    """Every class's log-likelihood per cell (N×C, at its best offset), the squared distances there, the best
-    offset's index per class (N×C), how near the nearest class comes anywhere in each cell's reach (N, the mean
+    """Every class's log-likelihood per cell (N×C, at its best offset), the best offset's index per class
+    (N×C), how near the nearest class comes anywhere in each cell's reach (N, the mean
     squared spreads per feature in its worst block), and the bare board's look at each cell's point."""
 
     loglik: np.ndarray
-    d2: np.ndarray
     best: np.ndarray
     nearest: np.ndarray
     bare: np.ndarray
+
+    def posterior(self) -> np.ndarray:
+        """Every class's posterior per cell (N×C), the classes equally likely beforehand."""
+        post = np.exp(self.loglik - self.loglik.max(axis=1, keepdims=True))
+        return post / post.sum(axis=1, keepdims=True)
 
 
 class CellJudge:
@@ -250,8 +254,7 @@ class CellJudge:
                 break
             means = moved
             scores = self._scores(seen, field, allowed, means)
-        post = np.exp(scores.loglik - scores.loglik.max(axis=1, keepdims=True))
-        post /= post.sum(axis=1, keepdims=True)
+        post = scores.posterior()
         k = post.argmax(axis=1)
         conf = post[rows, k]
         distance = np.sqrt(scores.nearest)
@@ -274,8 +277,7 @@ class CellJudge:
         stones read surely as it (posterior ``SURE``, explained), the more so the more of them there are. A
         lamp of another colour moves a white stone unlike the board (it mirrors the lamp, it may clip); the
         frame's own stones show how."""
-        post = np.exp(scores.loglik - scores.loglik.max(axis=1, keepdims=True))
-        post /= post.sum(axis=1, keepdims=True)
+        post = scores.posterior()
         k = post.argmax(axis=1)
         sure = (post.max(axis=1) >= SURE) & (scores.nearest <= self.outlier**2)
         rows = np.arange(len(k))
@@ -301,7 +303,6 @@ class CellJudge:
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
         bare, bare_loglik, bare_parts = self._bare_loglik(seen, field)
         width = seen.shape[2]
-        d2 = [np.sum(bare_parts, axis=0)[:, 0]]
         loglik = [bare_loglik[:, 0]]
         best = [np.zeros(n, dtype=np.intp)]
         nearest = _worst_block(bare_parts, self.blocks, width)[:, self.near].min(axis=1)
@@ -313,14 +314,12 @@ class CellJudge:
             ]
             cost = np.where(allowed, -_tails(parts, self.blocks, width) + self.offset_cost[None, :], np.inf)
             j = cost.argmin(axis=1)
-            d2.append(np.sum(parts, axis=0)[rows, j])
             loglik.append(-cost[rows, j] - self.stone_norm[c])
             best.append(j)
             worst = np.where(allowed, _worst_block(parts, self.blocks, width), np.inf)
             nearest = np.minimum(nearest, worst.min(axis=1))
         return _Scores(
             loglik=np.column_stack(loglik),
-            d2=np.column_stack(d2),
             best=np.column_stack(best),
             nearest=nearest,
             bare=bare[:, 0],

@@ -279,9 +279,7 @@ def _best_height(
     t, i = np.nonzero((labels != ".") & (labels != "?"))
     if t.size == 0:
         return 0.0
-    around = np.array(
-        [view.sample(photos[int(a)].features, centres[b] + offsets) for a, b in zip(t, i, strict=True)]
-    )
+    around = np.array([view.sample(photos[int(a)].features, centres[b] + offsets) for a, b in zip(t, i, strict=True)])
     symbols = labels[t, i]
     chosen = np.full(t.size, int(np.argmin((offsets**2).sum(axis=1))))
     for _ in range(3):

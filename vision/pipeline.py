@@ -183,14 +183,14 @@ class BoardReader:
                 change=float("inf"),
                 stage_ms={"locate": ms},
             )
-        return self._read(image_bgr, location, t0, ring=True)
+        return self._read(image_bgr, location, t0)
 
     def read_located(self, image_bgr: np.ndarray, homography: np.ndarray) -> FrameReading:
         """Read one BGR frame whose board lies where ``homography`` (board plane to picture) says: a photo that
         brings its own corners."""
-        return self._read(image_bgr, Location(homography=np.asarray(homography, np.float64)), time.perf_counter(), True)
+        return self._read(image_bgr, Location(homography=np.asarray(homography, np.float64)), time.perf_counter())
 
-    def _read(self, image: np.ndarray, location: Location, t0: float, ring: bool) -> FrameReading:
+    def _read(self, image: np.ndarray, location: Location, t0: float) -> FrameReading:
         self._location = location
         points = self._points_of(location.homography, image)
         t1 = time.perf_counter()
@@ -213,7 +213,7 @@ class BoardReader:
         if self.geometry.kind == "grid":
             symbols, counts = count_balls(verdicts, self.judge, seen)
         crossed = False
-        if ring and around is not None:
+        if around is not None:
             crossed = crossed_ring(
                 around, np.array(self.model.border), self.ring_terms @ verdicts.light[:, :3], self.config.border_hue
             )
