@@ -15,15 +15,9 @@ import argparse
 import math
 from collections.abc import Callable
 
+from referee.quoting import shown
+
 MAX_DIGITS = 18
-SHOWN_CHARS = 40
-
-
-def shown(text: str) -> str:
-    """Text from the command line, quoted for a message and cut short if long."""
-    if len(text) > SHOWN_CHARS:
-        text = text[: SHOWN_CHARS - 1] + "…"
-    return f"'{text}'"
 
 
 def _whole(text: str) -> int | None:

@@ -41,6 +41,7 @@ from enum import Enum
 from functools import cache
 
 from referee.errors import CellError, GeometryError
+from referee.quoting import shown
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 SQRT3 = math.sqrt(3.0)
@@ -81,7 +82,7 @@ class Cell:
         """Parse a name like ``h13`` into a cell (without checking a board)."""
         match = _CELL_NAME.fullmatch(name.strip())
         if match is None:
-            raise CellError(f"{_shown(name)} is not a cell name: write a column letter a-z and a row number, like h13")
+            raise CellError(f"{shown(name)} is not a cell name: write a column letter a-z and a row number, like h13")
         col = LETTERS.index(match.group(1).lower()) + 1
         return cls(row=int(match.group(2)), col=col)
 
@@ -358,13 +359,7 @@ def _grid(w: int, h: int, points: bool) -> Geometry:
 
 
 _SPEC = re.compile(r"\s*([a-z-]+)\s*:\s*([0-9]{1,6})\s*(?:([x,])\s*([0-9]{1,6}))?\s*")
-_SHOWN_CHARS = 40
 _FORMS = "diamond:N, hex-diamond:N, trapezoid:T,R, hexagon:T,R, grid:WxH or points:WxH"
-
-
-def _shown(text: str) -> str:
-    """A spec quoted for a message, cut short if long (sizes are bounded, specs are short)."""
-    return "'" + (text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…") + "'"
 
 
 def _check(value: int, low: int, high: int, what: str, spec: str) -> None:
@@ -380,7 +375,7 @@ def parse_geometry(spec: str) -> Geometry:
     """
     match = _SPEC.fullmatch(spec)
     if match is None:
-        raise GeometryError(f"{_shown(spec)} is not a board: write one of {_FORMS}")
+        raise GeometryError(f"{shown(spec)} is not a board: write one of {_FORMS}")
     kind, first, sep, second = match.group(1), int(match.group(2)), match.group(3), match.group(4)
     if kind in ("diamond", "hex-diamond") and sep is None:
         _check(first, 2, 13, "N", spec)

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from referee.errors import CellError, GameOptionError, GeometryError, IllegalMoveError, RecordError, ReplayError
 from referee.game import GAMES, Game, make_rules
 from referee.geometry import Cell, Geometry
+from referee.quoting import SHOWN_CHARS, shown
 from referee.rules import PASS, RESIGNS, Ply, Rules
 from referee.symbols import COLOUR_NAMES, COLOURS
 
@@ -39,15 +40,7 @@ _NUMBER = re.compile(r"([1-9][0-9]*)\.")
 _CASCADE = re.compile(r"[ox=]+")
 _RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 MAX_RECORD_CHARS = 1_000_000
-SHOWN_CHARS = 40
 _HEADER_DIGITS = 6
-
-
-def shown(text: str) -> str:
-    """Text read from a record, quoted for a message and cut short if long: ``'o d5'``, ``'xxxxx…'``."""
-    if len(text) > SHOWN_CHARS:
-        text = text[: SHOWN_CHARS - 1] + "…"
-    return f"'{text}'"
 
 
 def header_line(key: str, value: str) -> str:

@@ -29,6 +29,7 @@ from companion.web.board import draw_board
 from companion.web.broadcast import Broadcaster, encode_event
 from referee.errors import RefereeError
 from referee.geometry import parse_geometry
+from referee.quoting import shown
 
 ACTIONS = ("new_game", "undo", "correct", "end_turn", "pass", "confirm", "resign")
 ACTION_PARAMS: Mapping[str, tuple[str, ...]] = {"correct": ("cell", "symbol")}
@@ -177,10 +178,6 @@ def action(name: str) -> tuple[Response, int]:
     return jsonify({"ok": True, "message": message}), 200
 
 
-def _shown(text: str) -> str:
-    return "'" + (text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 1] + "…") + "'"
-
-
 def _request_params() -> dict[str, str]:
     """The action's parameters from the form or a JSON object (without the token); raises ActionRequestError."""
     params = {k: v for k, v in request.form.items() if k != "token"}
@@ -202,7 +199,7 @@ def _request_params() -> dict[str, str]:
         )
     for key, value in body.items():
         if isinstance(value, bool) or not isinstance(value, str | int | float):
-            raise ActionRequestError(f"the value of {_shown(str(key))} must be text or a number")
+            raise ActionRequestError(f"the value of {shown(str(key), SHOWN_CHARS)} must be text or a number")
         params[str(key)] = str(value)
     return params
 
@@ -218,7 +215,7 @@ def action_params(name: str, params: Mapping[str, str], snap: Snapshot) -> dict[
     stray = [key for key in params if key not in allowed]
     if stray:
         takes = f"takes only {' and '.join(allowed)}" if allowed else "takes no parameters"
-        raise ActionRequestError(f"{name} {takes}, not {_shown(stray[0])}")
+        raise ActionRequestError(f"{name} {takes}, not {shown(stray[0], SHOWN_CHARS)}")
     if name != "correct":
         return {}
     cell = params.get("cell", "").strip()
@@ -226,11 +223,13 @@ def action_params(name: str, params: Mapping[str, str], snap: Snapshot) -> dict[
         raise ActionRequestError("say which cell to correct, for example cell=e6 symbol=x")
     geometry = parse_geometry(snap.geometry)
     if len(cell) > 3 or cell.lower() not in {c.name for c in geometry.cells}:
-        raise ActionRequestError(f"{_shown(cell)} is not a cell of the {snap.geometry} board")
+        raise ActionRequestError(f"{shown(cell, SHOWN_CHARS)} is not a cell of the {snap.geometry} board")
     symbol = params.get("symbol", "").strip() or "."
     if not _can_hold(snap.game, symbol):
         choices = ", ".join(value for value, _ in CORRECTIONS.get(snap.game, CORRECTIONS["cascade"]))
-        raise ActionRequestError(f"{_shown(symbol)} is not what a {snap.game} cell can hold: use one of {choices}")
+        raise ActionRequestError(
+            f"{shown(symbol, SHOWN_CHARS)} is not what a {snap.game} cell can hold: use one of {choices}"
+        )
     return {"cell": cell.lower(), "symbol": symbol}
 
 
