@@ -54,6 +54,14 @@ def stones_in_play(geometry: Geometry) -> tuple[str, ...]:
     return ("o", "x", "=") if geometry.kind in ("diamond", "hex-diamond") else ("o", "x")
 
 
+def known_layouts(geometry: Geometry) -> tuple[tuple[str, ...], ...]:
+    """Layouts to calibrate from that show every stone colour in play on every cell, and every cell empty: the
+    colours and the empty cell in turn along the cells, shifted by one from each layout to the next."""
+    cycle = (*stones_in_play(geometry), ".")
+    n = len(geometry.cells)
+    return tuple(tuple(cycle[(i + shift) % len(cycle)] for i in range(n)) for shift in range(len(cycle)))
+
+
 class ReadyProfileError(LookupError):
     """No ready profile exists for a board; the message lists the boards that have one."""
 
@@ -114,9 +122,7 @@ def make_ready_profile(spec: str, seed: int = FIT_SEED) -> Profile:
     n = len(geometry.cells)
     empty = Photo(renderer.render("." * n, seed=1).image, None, None, "empty board")
     known = []
-    cycle = (*stones_in_play(geometry), ".")
-    for shift in range(len(cycle)):
-        layout = tuple(cycle[(i + shift) % len(cycle)] for i in range(n))
+    for shift, layout in enumerate(known_layouts(geometry)):
         known.append(Photo(renderer.render(layout, seed=2 + shift).image, None, layout, f"layout {shift + 1}"))
     profile = fit_profile(geometry, MarkerLocator.default(geometry), empty, known)
     return replace(profile, led_map=row_major_leds(geometry))

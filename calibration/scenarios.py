@@ -23,7 +23,7 @@ from calibration.drift import DriftConfig, LightFollower
 from calibration.ledglow import add_glow
 from calibration.printed import printed_board_renderer
 from calibration.profile import Profile
-from calibration.ready import stones_in_play
+from calibration.ready import known_layouts, stones_in_play
 from referee.geometry import Geometry, parse_geometry
 from vision.learn import CalibrationPhoto, fit_colour_model
 from vision.locate import MarkerLocator, locate
@@ -87,11 +87,7 @@ def drifting_light(t: float, end_gain: float) -> LightField:
 def calibrate_in(geometry: Geometry, renderer: Renderer, light: LightField) -> BoardModel:
     """A board model calibrated in ``light``: the empty board and known layouts of every colour in play, each
     photo located by its markers."""
-    n = len(geometry.cells)
-    cycle = (*stones_in_play(geometry), ".")
-    layouts = [tuple("." * n)] + [
-        tuple(cycle[(i + shift) % len(cycle)] for i in range(n)) for shift in range(len(cycle))
-    ]
+    layouts = [tuple("." * len(geometry.cells)), *known_layouts(geometry)]
     locator = MarkerLocator.default(geometry)
     photos = []
     for k, layout in enumerate(layouts):

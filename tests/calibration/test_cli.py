@@ -30,7 +30,7 @@ def _photos(tmp_path: Path, geometry: str) -> tuple[list[str], list[tuple[str, t
     """Photos of the printed board under the synthetic camera, written as a user has them: an empty board and
     known layouts (``--known`` arguments), and one game position to read with its truth."""
     from calibration.printed import printed_board_renderer
-    from calibration.ready import stones_in_play
+    from calibration.ready import known_layouts, stones_in_play
     from referee.geometry import parse_geometry
     from vision.layout import format_layout
     from vision.synth import TYPICAL
@@ -38,10 +38,8 @@ def _photos(tmp_path: Path, geometry: str) -> tuple[list[str], list[tuple[str, t
     board = parse_geometry(geometry)
     renderer = printed_board_renderer(board, 8, TYPICAL.with_(glare_probability=0.0))
     n = len(board.cells)
-    cycle = (*stones_in_play(board), ".")
     known = []
-    for shift in range(2):
-        layout = tuple(cycle[(i + shift) % len(cycle)] for i in range(n))
+    for shift, layout in enumerate(known_layouts(board)[:2]):
         cv2.imwrite(str(tmp_path / f"known{shift}.png"), renderer.render(layout, seed=1 + shift).image)
         (tmp_path / f"known{shift}.txt").write_text(format_layout(board, layout), encoding="utf-8")
         known += ["--known", f"{tmp_path / f'known{shift}.png'}={tmp_path / f'known{shift}.txt'}"]

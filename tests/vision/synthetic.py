@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from calibration.ready import known_layouts, stones_in_play
 from referee.geometry import Geometry, parse_geometry
 from vision.learn import CalibrationPhoto, fit_colour_model
 from vision.locate import MarkerLocator, locate
@@ -14,11 +15,6 @@ from vision.pipeline import BoardReader
 from vision.synth import CLEAN, Renderer, SynthConditions, make_scene
 
 SIZE = (960, 540)
-
-
-def stones_of(geometry: Geometry) -> tuple[str, ...]:
-    """The stone colours of the game played on ``geometry``."""
-    return ("o", "x", "=") if geometry.kind in ("diamond", "hex-diamond") else ("o", "x")
 
 
 @dataclass
@@ -36,7 +32,7 @@ class Table:
     def position(self, seed: int) -> tuple[str, ...]:
         """A random position (seeded) with every stone colour and empty cells."""
         rng = np.random.default_rng(seed)
-        return tuple(str(s) for s in rng.choice([".", *stones_of(self.geometry)], size=len(self.geometry.cells)))
+        return tuple(str(s) for s in rng.choice([".", *stones_in_play(self.geometry)], size=len(self.geometry.cells)))
 
 
 def calibrated_table(spec: str, seed: int = 3, conditions: SynthConditions = CLEAN) -> Table:
@@ -44,11 +40,7 @@ def calibrated_table(spec: str, seed: int = 3, conditions: SynthConditions = CLE
     geometry = parse_geometry(spec)
     quiet = conditions.with_(hand_probability=0.0, glare_probability=0.0, motion_blur_probability=0.0)
     calibration = Renderer(make_scene(geometry, seed, quiet, SIZE))
-    n = len(geometry.cells)
-    cycle = (*stones_of(geometry), ".")
-    layouts = [tuple("." * n)] + [
-        tuple(cycle[(i + shift) % len(cycle)] for i in range(n)) for shift in range(len(cycle))
-    ]
+    layouts = [tuple("." * len(geometry.cells)), *known_layouts(geometry)]
     locator = MarkerLocator.default(geometry)
     photos = []
     for k, layout in enumerate(layouts):

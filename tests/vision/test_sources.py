@@ -154,9 +154,10 @@ class _Camera(BaseHTTPRequestHandler):
 
 
 @contextmanager
-def camera_server(shots: list[np.ndarray]) -> Iterator[str]:
-    _Camera.frames = [cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes() for image in shots]
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Camera)
+def serving(handler: type[BaseHTTPRequestHandler], daemon_threads: bool = False) -> Iterator[str]:
+    """A local HTTP server answering with ``handler``, for as long as the block runs; yields its URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = daemon_threads
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -165,6 +166,13 @@ def camera_server(shots: list[np.ndarray]) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join()
+
+
+@contextmanager
+def camera_server(shots: list[np.ndarray]) -> Iterator[str]:
+    _Camera.frames = [cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes() for image in shots]
+    with serving(_Camera) as url:
+        yield url
 
 
 def test_an_mjpeg_stream_gives_every_frame_until_it_ends():
@@ -229,20 +237,6 @@ class _Hostile(BaseHTTPRequestHandler):
         pass
 
 
-@contextmanager
-def hostile_server() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Hostile)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
-
-
 @pytest.mark.parametrize(
     ("path", "words"),
     [
@@ -252,7 +246,11 @@ def hostile_server() -> Iterator[str]:
     ],
 )
 def test_a_stream_that_never_makes_a_frame_stops_with_a_clear_error(path, words):
-    with hostile_server() as url, open_source(url + path) as source, pytest.raises(SourceUnreachableError) as caught:
+    with (
+        serving(_Hostile, daemon_threads=True) as url,
+        open_source(url + path) as source,
+        pytest.raises(SourceUnreachableError) as caught,
+    ):
         next(iter(source))
     assert words in str(caught.value) and "check the URL" in str(caught.value)
 
