@@ -34,6 +34,7 @@ from calibration.profile import Profile, load_profile, save_profile
 from referee.geometry import Geometry, Layout, parse_geometry
 from vision.locate import MarkerLocator
 from vision.synth import CLEAN
+from vision.synth.fit import known_layouts as synth_layouts
 
 PROFILES = Path(__file__).resolve().parent / "profiles"
 """The folder of the ready profiles."""
@@ -55,11 +56,10 @@ def stones_in_play(geometry: Geometry) -> tuple[str, ...]:
 
 
 def known_layouts(geometry: Geometry) -> tuple[tuple[str, ...], ...]:
-    """Layouts to calibrate from that show every stone colour in play on every cell, and every cell empty: the
-    colours and the empty cell in turn along the cells, shifted by one from each layout to the next."""
-    cycle = (*stones_in_play(geometry), ".")
-    n = len(geometry.cells)
-    return tuple(tuple(cycle[(i + shift) % len(cycle)] for i in range(n)) for shift in range(len(cycle)))
+    """Layouts to calibrate from that show every stone colour in play on every cell, and every cell empty
+    (:func:`vision.synth.fit.known_layouts`, one layout more than the colours)."""
+    colours = stones_in_play(geometry)
+    return tuple(synth_layouts(geometry, colours, shifts=len(colours) + 1))
 
 
 class ReadyProfileError(LookupError):

@@ -21,11 +21,16 @@ CALIBRATION_SEED = 900_000
 """Frame seeds of calibration pictures start here, clear of the seeds of read frames."""
 
 
-def known_layouts(geometry: Geometry, colours: tuple[str, ...] = ("o", "x", "=")) -> list[tuple[str, ...]]:
-    """Layouts that show every stone colour on every cell once (plus empty cells), one per shift."""
+def known_layouts(
+    geometry: Geometry, colours: tuple[str, ...] = ("o", "x", "="), shifts: int | None = None
+) -> list[tuple[str, ...]]:
+    """Layouts of the colours and the empty cell in turn along the cells, shifted by one from each layout to
+    the next: ``shifts`` of them, by default one per colour (every colour on every cell once); one more
+    shows every cell empty once as well."""
     symbols = (*colours, ".")
     n = len(geometry.cells)
-    return [tuple(symbols[(i + shift) % len(symbols)] for i in range(n)) for shift in range(len(symbols) - 1)]
+    count = len(colours) if shifts is None else shifts
+    return [tuple(symbols[(i + shift) % len(symbols)] for i in range(n)) for shift in range(count)]
 
 
 def fit_scene(renderer: Renderer, config: VisionConfig | None = None) -> BoardModel:
