@@ -107,7 +107,9 @@ def fit_profile(
 
 
 GREY_TOLERANCE = 0.05
-"""How far (log colour) a grey photo's channels may lie apart once learned (the learning adds noise per channel)."""
+"""How far (log colour) the channels of a model's colours may lie apart for it to count as learned from greyscale
+photos: on go-sequence-1280, a model learned from its photos turned grey keeps them exactly equal (0.00), the
+model learned in colour has them up to 0.30 apart."""
 
 
 def _grey(image: np.ndarray) -> bool:
