@@ -36,7 +36,8 @@ How one cell is decided (the whole of it):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import itertools
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -62,6 +63,20 @@ SURE = 0.95
 """A cell read with at least this posterior is a sure example of its class."""
 LIGHT_SPREAD = 0.1
 """How far (log colour) a cell may lie off the fitted light and still count fully in the next fit."""
+CONTRAST_RIDGE = 10.0
+"""How strongly a frame's contrast is held towards calibration's (in cells' worth of evidence)."""
+CONTRAST_FLOOR = 0.05
+"""Below this contrast a channel is taken to say nothing of calibration's colours."""
+CONTRASTS = (1.0, 0.5, 0.1)
+"""The contrasts per channel a frame's light is first tried with, when no earlier frame's light is known."""
+CONTRAST_GRID = tuple(itertools.product(CONTRASTS, repeat=3))
+TEXTURE_GAINS = (1.0, 0.5, 0.25)
+"""The texture gains a frame's light is first tried with (see :class:`Light`)."""
+TEXTURE_NOISES = (0.0, 0.15, 0.3, 0.45)
+"""The texture noise floors a frame's light is first tried with (edge energy, see :class:`Light`)."""
+TEXTURE_GRID = tuple(itertools.product(TEXTURE_GAINS, TEXTURE_NOISES))
+VOTE_CHUNK = 256
+"""Candidates weighed at once in the light's vote (bounds its memory)."""
 OVERLAP = 1.5
 """Two stones whose found centres lie closer than this many stone radii would overlap."""
 TAILS = 4.0
@@ -73,6 +88,49 @@ GLARE_COST = 10.0
 GLARE_TEXTURE = 0.04
 """The share of a cell's light that glare adds that makes its texture one spread less certain (a
 lamp's spot or a shadow's edge adds a slope of its own over the cell)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Light:
+    """A frame's light: what turns calibration's colours into this frame's.
+
+    ``field``: a smooth field over the board (terms × ``LIGHT_COLUMNS``, see
+    :func:`light_terms`), added to the log colour of every cell and piece;
+    ``contrast``: per channel, how much of calibration's differences between
+    colours (about the board's own colour) the frame still shows. A camera's
+    tone curve and a lamp of narrow colour both change it: under a blue lamp
+    the red channel of every piece is nearly the same dark.
+    ``texture``: how the light changes texture, as a gain on calibration's
+    and a noise floor, ``(gain, noise)``: a lamp of narrow colour leaves a
+    Go board's lines faint, a dim one adds the camera's noise to the
+    smoothest stone.
+    """
+
+    field: np.ndarray
+    contrast: np.ndarray
+    texture: np.ndarray
+
+    @classmethod
+    def plain(cls, terms: int) -> Light:
+        """Calibration's own light."""
+        return cls(np.zeros((terms, LIGHT_COLUMNS)), np.ones(LIGHT_COLUMNS), np.array([1.0, 0.0]))
+
+    def show(self, texture: np.ndarray) -> np.ndarray:
+        """Calibration's texture measures (…×T) as this light shows them: each scaled by the gain, and the
+        edge energies (never below the noise floor) added to the noise in quadrature."""
+        gain, noise = self.texture
+        out = np.asarray(texture, dtype=np.float64) * gain
+        energies = [i - 3 for i in EDGE_ENERGIES if 0 <= i - 3 < out.shape[-1]]
+        out[..., energies] = np.sqrt(out[..., energies] ** 2 + noise**2)
+        return out
+
+    def unshow(self, texture: np.ndarray) -> np.ndarray:
+        """The inverse of :meth:`show`: what texture measures seen in this light were in calibration's."""
+        gain, noise = self.texture
+        out = np.array(texture, dtype=np.float64, copy=True)
+        energies = [i - 3 for i in EDGE_ENERGIES if 0 <= i - 3 < out.shape[-1]]
+        out[..., energies] = np.sqrt(np.maximum(out[..., energies] ** 2 - noise**2, 0.0))
+        return out / max(gain, CONTRAST_FLOOR)
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,7 +151,7 @@ class CellVerdicts:
     confidence: tuple[float, ...]
     unexplained: np.ndarray
     distance: np.ndarray
-    light: np.ndarray
+    light: Light
     offsets: np.ndarray
     found: np.ndarray
 
@@ -210,50 +268,62 @@ class CellJudge:
         self.stone_norm = (
             sum(0.5 * np.linalg.slogdet(spreads[:, b, b])[1] for b in self.blocks) if len(spreads) else np.zeros(0)
         )
+        self.pivot = np.median(self.empty[:, :3], axis=0)
+        """The board's own colour: the light's contrast works about it, its field's constant is the light there."""
         ridge = np.full(self.terms.shape[1], RIDGE)
         ridge[0] = 1e-6
         self.ridge = np.diag(ridge)
 
-    def judge(self, seen: np.ndarray, points: np.ndarray, light: np.ndarray | None = None) -> CellVerdicts:
+    def judge(self, seen: np.ndarray, points: np.ndarray, light: Light | None = None) -> CellVerdicts:
         """Decide every cell from what it shows at the search offsets (N×K×F, offset 0 first) around its point
-        (``points``, N×2 board units), starting from the light field ``light`` (terms × ``LIGHT_COLUMNS``;
-        calibration's light when None)."""
+        (``points``, N×2 board units), starting from ``light``: an earlier frame's, most often nearly this
+        one's. Without it the light is first searched (:meth:`_likeliest_light`)."""
         n = seen.shape[0]
         rows = np.arange(n)
         allowed = np.ones((n, len(self.offsets)), dtype=bool)
-        width = seen.shape[2]
-        coef = np.zeros((self.terms.shape[1], LIGHT_COLUMNS)) if light is None else np.asarray(light, np.float64)
-        for round_ in range(LIGHT_ROUNDS if light is None else WARM_ROUNDS):
-            field = self.terms @ coef
-            scores = self._scores(seen, field, allowed)
+        cold = light is None
+        if light is None:
+            light = self._likeliest_light(seen, allowed)
+        rounds = LIGHT_ROUNDS if cold else WARM_ROUNDS
+        best: tuple[float, Light, _Scores] | None = None
+        for round_ in range(rounds + 1):
+            scores = self._scores(seen, light, allowed)
+            fit = self._fit(scores, light)
+            if best is None or fit > best[0] or not cold:
+                best = (fit, light, scores)  # a light searched from afar is kept only while it explains more
+            if round_ == rounds:
+                break
+            field = self.terms @ light.field
             k = scores.loglik.argmax(axis=1)
-            at = seen[rows, scores.best[rows, k]]
+            found = seen[rows, scores.best[rows, k]]
+            at = found[:, :3]
             explained = scores.nearest <= self.outlier**2
-            if round_ == 0:
-                # first the light most cells agree on, each counting less the further it lies off (a Cauchy
-                # weight): a lamp's glare over some bare cells is no light over the whole board
-                expected = np.where((k == 0)[:, None], self.empty, self._stone_means(k))
-                off = at[:, :3] - field[:, :3] - expected[:, :3]
-                far = np.sqrt(((off / LIGHT_SPREAD) ** 2).mean(axis=1))
-                coef = self._fit_light(field_columns(at - expected), explained / (1.0 + far**2), at[:, :3])
-            else:
-                # then the light under which every cell, glare and all, is explained best
-                offsets = field_offsets(field, width)
-                expected = np.where((k == 0)[:, None], scores.bare - offsets, self._stone_means(k))
-                coef = self._fit_light(field_columns(at - expected), explained.astype(np.float64), at[:, :3])
-        field = self.terms @ coef
-        scores = self._scores(seen, field, allowed)
+            looks = np.where((k == 0)[:, None], self.empty, self._stone_means(k))
+            expected = looks[:, :3]
+            glare = np.zeros_like(at)
+            if round_ > 0:
+                # what glare adds to a bare cell is no light of the board's
+                board = self.in_light(self.empty[:, :3], light.contrast) + field
+                glare = np.where((k == 0)[:, None], scores.bare[:, :3] - board, 0.0)
+            # the light most cells agree on, each counting less the further it lies off (a Cauchy weight): a
+            # cell read wrong under the last light, a shadow, says little of the light over the whole board
+            off = at - glare - field - self.in_light(expected, light.contrast)
+            far = np.sqrt(((off / LIGHT_SPREAD) ** 2).mean(axis=1))
+            weight = explained / (1.0 + far**2) if round_ == 0 else explained.astype(np.float64)
+            light = self._fit_light(at - glare, expected, weight, light, contrast_free=cold)
+        assert best is not None
+        _, light, scores = best
         narrowed = self._without_overlaps(scores, points, allowed)
         if not np.array_equal(narrowed, allowed):
             allowed = narrowed
-            scores = self._scores(seen, field, allowed)
-        means = self.means
+            scores = self._scores(seen, light, allowed)
+        means = self._shown_means(light)
         for _ in range(ADAPT_ROUNDS):
-            moved = self._adapted_means(seen, field, scores)
+            moved = self._adapted_means(seen, light, scores)
             if np.abs(moved - means).max(initial=0.0) < ADAPT_STILL:
                 break
             means = moved
-            scores = self._scores(seen, field, allowed, means)
+            scores = self._scores(seen, light, allowed, means)
         post = scores.posterior()
         k = post.argmax(axis=1)
         conf = post[rows, k]
@@ -267,26 +337,97 @@ class CellJudge:
             confidence=tuple(float(c) for c in conf),
             unexplained=distance > self.outlier,
             distance=distance,
-            light=coef,
+            light=light,
             offsets=self.offsets[found],
             found=found,
         )
 
-    def _adapted_means(self, seen: np.ndarray, field: np.ndarray, scores: _Scores) -> np.ndarray:
-        """The stone colours as this frame shows them: each moved from calibration's towards the median of the
-        stones read surely as it (posterior ``SURE``, explained), the more so the more of them there are. A
-        lamp of another colour moves a white stone unlike the board (it mirrors the lamp, it may clip); the
-        frame's own stones show how."""
+    def _likeliest_light(self, seen: np.ndarray, allowed: np.ndarray) -> Light:
+        """The likeliest light of a frame seen cold. Its brightness per channel is the one most cells vote for
+        (:meth:`_voted_brightness`); its contrast (every one of ``CONTRASTS`` per channel) and its texture
+        (every one of ``TEXTURE_GAINS`` and ``TEXTURE_NOISES``), each in turn, those under which the cells'
+        likeliest pieces explain them best."""
+        light = Light.plain(self.terms.shape[1])
+        light.field[0] = self._voted_brightness(seen[:, 0, :3], light.contrast)
+        points, here = seen[:, :1], allowed[:, :1]  # each cell at its point: enough to weigh a light, and quick
+        trials = [
+            [replace(light, contrast=np.array(c, dtype=np.float64)) for c in CONTRAST_GRID],
+            [replace(light, texture=np.array(t, dtype=np.float64)) for t in TEXTURE_GRID],
+            [replace(light, contrast=np.array(c, dtype=np.float64)) for c in CONTRAST_GRID],
+        ]
+        for turn in range(len(trials)):
+            candidates = [
+                replace(light, contrast=t.contrast) if turn != 1 else replace(light, texture=t.texture)
+                for t in trials[turn]
+            ]
+            scores = [self._fit(self._scores(points, t, here), t) for t in candidates]
+            light = candidates[int(np.argmax(scores))]
+        return light
+
+    @staticmethod
+    def _fit(scores: _Scores, light: Light) -> float:
+        """How well ``light`` explains the cells (log-likelihood, each cell by its likeliest piece), less what
+        its contrast and texture away from calibration's cost: as much as ``CONTRAST_RIDGE`` cells each
+        ``LIGHT_SPREAD`` off per unit (the fit's own hold towards calibration's light)."""
+        gain, noise = light.texture
+        away = float(((light.contrast - 1.0) ** 2).sum()) + (gain - 1.0) ** 2 + noise**2
+        return float(scores.loglik.max(axis=1).sum()) - 0.5 * CONTRAST_RIDGE * away / LIGHT_SPREAD**2
+
+    def _voted_brightness(self, shown: np.ndarray, contrast: np.ndarray) -> np.ndarray:
+        """The light's brightness (log colour added, per channel) that most cells agree on: each cell votes,
+        for each piece it may hold, for the brightness that would make it show as it does (``shown``, N×3);
+        the brightness with the most support wins, each cell supporting it through the piece that comes
+        nearest (a Cauchy weight of scale ``LIGHT_SPREAD``). Every cell votes once for the true light, whatever
+        it holds; a wrong light gathers only the cells whose pieces it happens to mix up."""
+        looks = [self.empty[:, None, :3]]
+        if len(self.means):
+            looks.append(np.broadcast_to(self.means[None, :, :3], (len(shown), len(self.means), 3)))
+        votes = shown[:, None, :] - self.in_light(np.concatenate(looks, axis=1), contrast)
+        candidates = votes.reshape(-1, 3)
+        support = np.zeros(len(candidates))
+        for chunk in range(0, len(candidates), VOTE_CHUNK):
+            part = candidates[chunk : chunk + VOTE_CHUNK]
+            d2 = (((part[:, None, None, :] - votes[None]) / LIGHT_SPREAD) ** 2).mean(axis=-1)
+            support[chunk : chunk + VOTE_CHUNK] = (1.0 / (1.0 + d2)).max(axis=2).sum(axis=1)
+        return np.array(candidates[support.argmax()])
+
+    def in_light(self, colour: np.ndarray, contrast: np.ndarray) -> np.ndarray:
+        """Calibration's log colours (…×3) as a light of ``contrast`` shows them, before its field is added."""
+        return self.pivot + contrast * (colour - self.pivot)
+
+    def calibration_look(self, features: np.ndarray, light: Light) -> np.ndarray:
+        """What cells showing ``features`` (N×F) in ``light`` would have shown in calibration's light: comparable
+        with the model's ``empty`` and stones' ``mean``. A channel the light left without contrast says little."""
+        out = np.array(features, dtype=np.float64, copy=True)
+        colour = out[:, :3] - self.terms @ light.field
+        out[:, :3] = self.pivot + (colour - self.pivot) / np.maximum(light.contrast, CONTRAST_FLOOR)
+        out[:, 3:] = light.unshow(out[:, 3:])
+        return out
+
+    def _shown_means(self, light: Light) -> np.ndarray:
+        """The stone colours' means (C×F) in ``light``, before its field is added."""
+        means = self.means.copy()
+        means[:, :3] = self.in_light(means[:, :3], light.contrast)
+        means[:, 3:] = light.show(means[:, 3:])
+        return means
+
+    def _adapted_means(self, seen: np.ndarray, light: Light, scores: _Scores) -> np.ndarray:
+        """The stone colours as this frame shows them (C×F, before the light's field is added): each moved from
+        calibration's towards the median of the stones read surely as it (posterior ``SURE``, explained), the
+        more so the more of them there are. A lamp of another colour moves a white stone unlike the board (it
+        mirrors the lamp, it may clip); the frame's own stones show how."""
         post = scores.posterior()
         k = post.argmax(axis=1)
         sure = (post.max(axis=1) >= SURE) & (scores.nearest <= self.outlier**2)
         rows = np.arange(len(k))
-        normal = seen[rows, scores.best[rows, k]] - field_offsets(field, seen.shape[2])
-        means = self.means.copy()
+        field = self.terms @ light.field
+        normal = seen[rows, scores.best[rows, k], :3] - field
+        base = self._shown_means(light)
+        means = base.copy()
         for c in range(len(means)):
             members = sure & (k == c + 1)
             if members.any():
-                shift = np.median(normal[members, :3] - self.means[c, :3], axis=0)
+                shift = np.median(normal[members] - base[c, :3], axis=0)
                 means[c, :3] += shift * members.sum() / (members.sum() + ADAPT_PRIOR)
         return means
 
@@ -295,24 +436,26 @@ class CellJudge:
             return np.zeros((len(k), self.empty.shape[1]))
         return self.means[np.maximum(k - 1, 0)]
 
-    def _scores(
-        self, seen: np.ndarray, field: np.ndarray, allowed: np.ndarray, means: np.ndarray | None = None
-    ) -> _Scores:
+    def _scores(self, seen: np.ndarray, light: Light, allowed: np.ndarray, means: np.ndarray | None = None) -> _Scores:
+        """Every class's scores in ``light``; ``means``: the stone colours as the frame shows them (before the
+        light's field is added), calibration's in that light when None."""
         n = seen.shape[0]
         rows = np.arange(n)
+        field = self.terms @ light.field
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
-        bare, bare_loglik, bare_parts = self._bare_loglik(seen, field)
+        bare, bare_loglik, bare_parts = self._bare_loglik(seen, light)
         width = seen.shape[2]
         loglik = [bare_loglik[:, 0]]
         best = [np.zeros(n, dtype=np.intp)]
-        nearest = _worst_block(bare_parts, self.blocks, width)[:, self.near].min(axis=1)
-        for c, mean in enumerate(self.means if means is None else means):
+        looked = seen.shape[1]  # the first offsets only, when the light is searched
+        nearest = _worst_block(bare_parts, self.blocks, width)[:, self.near[self.near < looked]].min(axis=1)
+        for c, mean in enumerate(self._shown_means(light) if means is None else means):
             d = normal - _shown(mean, field)[:, None, :]
             parts = [
                 np.einsum("nki,ij,nkj->nk", d[:, :, b], inv[c], d[:, :, b])
                 for b, inv in zip(self.blocks, self.stone_inv, strict=True)
             ]
-            cost = np.where(allowed, -_tails(parts, self.blocks, width) + self.offset_cost[None, :], np.inf)
+            cost = np.where(allowed, -_tails(parts, self.blocks, width) + self.offset_cost[None, :looked], np.inf)
             j = cost.argmin(axis=1)
             loglik.append(-cost[rows, j] - self.stone_norm[c])
             best.append(j)
@@ -325,7 +468,7 @@ class CellJudge:
             bare=bare[:, 0],
         )
 
-    def _bare_loglik(self, seen: np.ndarray, field: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    def _bare_loglik(self, seen: np.ndarray, light: Light) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
         """What each cell's bare board shows at each offset under its glare (N×K×F), the log-likelihood of what
         is seen there under it (N×K), and the squared distance in each feature block (each N×K).
 
@@ -333,7 +476,7 @@ class CellJudge:
         lamp's spot adds a slope of its own over the cell. It never shows less
         edge energy than its own washed out by the glare: skin over a Go
         board's lines is smoother than any light makes the lines."""
-        bare, cost, share = self._bare_board(seen, field)
+        bare, cost, share = self._bare_board(seen, light)
         loosen = 1.0 + (share / GLARE_TEXTURE) ** 2
         d = seen - bare
         slack = np.sqrt(loosen)[:, :, None]
@@ -353,7 +496,7 @@ class CellJudge:
         )
         return bare, loglik, parts
 
-    def _bare_board(self, seen: np.ndarray, field: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _bare_board(self, seen: np.ndarray, light: Light) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """What each cell's bare board would show at each offset (N×K×F, in this frame's light) under the glare
         that best explains its colour (:func:`vision.surface.lit_surface`), what that glare costs
         (N×K, log-likelihood), and the share of the spot's light the two changed (N×K)."""
@@ -361,18 +504,20 @@ class CellJudge:
             board = self.around.copy()
         else:
             board = self.empty[:, None, :].repeat(seen.shape[1], axis=1)
-        board = board + field_offsets(field, seen.shape[2])[:, None, :]
+        board[..., :3] = self.in_light(board[..., :3], light.contrast)
+        board[..., 3:] = light.show(board[..., 3:])
+        board = board + field_offsets(self.terms @ light.field, seen.shape[2])[:, None, :]
         lit, glare, changed = lit_surface(board, seen)
         return lit, GLARE_COST * glare, changed
 
-    def evidence(self, seen: np.ndarray, light: np.ndarray, stone: int) -> np.ndarray:
+    def evidence(self, seen: np.ndarray, light: Light, stone: int) -> np.ndarray:
         """How much better stone colour ``stone`` (its index among the model's stones) explains each offset of
-        each cell than the bare board there (N×K log-likelihood ratios, no offset prior), in the light field
-        ``light``: where pieces of that colour lie in a cell that holds several."""
-        field = self.terms @ np.asarray(light, dtype=np.float64)
+        each cell than the bare board there (N×K log-likelihood ratios, no offset prior), in ``light``: where
+        pieces of that colour lie in a cell that holds several."""
+        field = self.terms @ light.field
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
-        _, empty, _ = self._bare_loglik(seen, field)
-        d = normal - _shown(self.means[stone], field)[:, None, :]
+        _, empty, _ = self._bare_loglik(seen, light)
+        d = normal - _shown(self._shown_means(light)[stone], field)[:, None, :]
         parts = [
             np.einsum("nki,ij,nkj->nk", d[:, :, b], inv[stone], d[:, :, b])
             for b, inv in zip(self.blocks, self.stone_inv, strict=True)
@@ -402,12 +547,33 @@ class CellJudge:
         allowed[:, 0] = True
         return allowed
 
-    def _fit_light(self, residual: np.ndarray, weight: np.ndarray, shown: np.ndarray) -> np.ndarray:
-        """The light field (terms × columns) that best explains ``residual`` (N × columns), each cell by its
-        ``weight``, each channel only where the cell's colour ``shown`` (N×3) is not at the camera's limit."""
+    def _fit_light(
+        self, shown: np.ndarray, expected: np.ndarray, weight: np.ndarray, light: Light, contrast_free: bool
+    ) -> Light:
+        """``light`` with the field (and, when ``contrast_free``, the contrast) that best turns calibration's
+        colours ``expected`` (N×3, each cell's piece) into the colours the cells show (``shown``, N×3), each
+        cell by its ``weight``, each channel only where the cell is not at the camera's limit. The contrast
+        is held towards 1 by ``CONTRAST_RIDGE`` cells' worth of evidence and never falls below 0: no light
+        turns dark into bright."""
         usable = (shown > DARKEST + AT_LIMIT) & (shown < BRIGHTEST - AT_LIMIT)
-        coef = np.zeros((self.terms.shape[1], residual.shape[1]))
-        for j in range(residual.shape[1]):
-            a = self.terms * (weight * usable[:, j])[:, None]
-            coef[:, j] = np.linalg.solve(a.T @ self.terms + self.ridge, a.T @ residual[:, j])
-        return coef
+        terms = self.terms.shape[1]
+        field = np.zeros((terms, LIGHT_COLUMNS))
+        contrast = light.contrast.copy()
+        free = 1 if contrast_free else 0
+        prior = np.zeros(terms + free)
+        prior[terms:] = 1.0
+        ridge = np.zeros((terms + free, terms + free))
+        ridge[:terms, :terms] = self.ridge
+        ridge[terms:, terms:] = CONTRAST_RIDGE
+        for j in range(LIGHT_COLUMNS):
+            change = expected[:, j] - self.pivot[j]
+            if contrast_free:
+                x, y = np.column_stack([self.terms, change]), shown[:, j] - self.pivot[j]
+            else:
+                x, y = self.terms, shown[:, j] - self.pivot[j] - contrast[j] * change
+            w = (weight * usable[:, j])[:, None]
+            coef = np.linalg.solve((x * w).T @ x + ridge, (x * w).T @ y + ridge @ prior)
+            field[:, j] = coef[:terms]
+            if contrast_free:
+                contrast[j] = max(float(coef[terms]), 0.0)
+        return replace(light, field=field, contrast=contrast)

@@ -14,7 +14,9 @@ Two signs, both read against what calibration saw, in this frame's light:
   every frame: skin and sleeves move the colour channels against each other
   (a hue), while a change of light, a shadow or glare moves them together.
   Two neighbouring patches of the ring whose hue changed by more than
-  ``border_hue`` (log colour) are an arm crossing.
+  ``border_hue`` (log colour) are an arm crossing; a patch beside an edge
+  cell that holds a piece says nothing (a Go stone on the edge line, seen
+  from the side, reaches over the rim).
 
 A still board in odd light is never covered: the light field of
 :mod:`vision.cells` takes the light's change out of both signs first.
@@ -86,8 +88,8 @@ def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.
     return spread
 
 
-def crossed_ring(seen: np.ndarray, reference: np.ndarray, light: np.ndarray, hue: float) -> bool:
+def crossed_ring(seen: np.ndarray, reference: np.ndarray, light: np.ndarray, hue: float, free: np.ndarray) -> bool:
     """Whether an arm crosses the ring: two neighbouring patches whose hue changed by more than ``hue`` (see
-    :func:`ring_hues`)."""
-    crossed = ring_hues(seen, reference, light) > hue
+    :func:`ring_hues`), each ``free`` (M): beside no piece, whose side or top may lean over the ring."""
+    crossed = (ring_hues(seen, reference, light) > hue) & free
     return bool((crossed & np.roll(crossed, 1)).any())

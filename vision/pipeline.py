@@ -23,7 +23,7 @@ import numpy as np
 from referee.geometry import Geometry
 from vision.balls import BALL_RADIUS, count_balls
 from vision.board_image import BoardView, colour_of_log
-from vision.cells import LIGHT_COLUMNS, CellJudge, field_offsets, light_terms
+from vision.cells import CellJudge, Light, light_terms
 from vision.config import VisionConfig
 from vision.cover import covered_cells, crossed_ring, ring_points
 from vision.errors import BoardNotFoundError
@@ -128,10 +128,12 @@ class BoardReader:
         )
         self.ring = ring_points(geometry, self.config.border_out, self.config.border_step)
         self.ring_terms = light_terms(self.centres, self.ring)
+        self.ring_cell = np.linalg.norm(self.ring[:, None, :] - self.centres[None, :, :], axis=2).argmin(axis=1)
+        """The cell nearest each patch of the ring."""
         self._location: Location | None = None
         self._points: np.ndarray | None = None
         self._points_for: np.ndarray | None = None
-        self._light: np.ndarray | None = None
+        self._light: Light | None = None
         self._previous_lab: np.ndarray | None = None
         self._seen: np.ndarray | None = None
 
@@ -200,22 +202,19 @@ class BoardReader:
         around = None
         if self.model.border is not None and len(self.model.border) == len(self.ring):
             around = self.view.sample(features, self.ring)[:, :3].astype(np.float64)
-        start = self._light
-        if start is None and around is not None:
-            # no earlier frame: start from the light the board's rim shows, which no stone ever covers
-            start = np.zeros((self.judge.terms.shape[1], LIGHT_COLUMNS))
-            start[0] = np.median(around - np.array(self.model.border), axis=0)
-        verdicts = self.judge.judge(seen, points, start)
-        at = seen[np.arange(len(points)), verdicts.found].astype(np.float64)
-        at -= field_offsets(self.judge.terms @ verdicts.light, at.shape[1])
-        self._seen = at
+        verdicts = self.judge.judge(seen, points, self._light)
+        self._seen = self.judge.calibration_look(seen[np.arange(len(points)), verdicts.found], verdicts.light)
         symbols, counts = verdicts.symbols, None
         if self.geometry.kind == "grid":
             symbols, counts = count_balls(verdicts, self.judge, seen)
         crossed = False
         if around is not None:
             crossed = crossed_ring(
-                around, np.array(self.model.border), self.ring_terms @ verdicts.light[:, :3], self.config.border_hue
+                around,
+                self.judge.in_light(np.array(self.model.border), verdicts.light.contrast),
+                self.ring_terms @ verdicts.light.field,
+                self.config.border_hue,
+                np.isin(np.array(verdicts.symbols)[self.ring_cell], (".", "?")),
             )
         covered = covered_cells(
             verdicts.distance,

@@ -90,7 +90,7 @@ def test_a_change_of_light_over_the_whole_board_is_taken_out(light):
     shifted = [look + np.array([light] * 3 + [0.0] * 3) for look in looks]
     verdicts = judge().judge(seen_of(shifted), np.array(GEOMETRY.centres))
     assert verdicts.symbols == (".", "o", "x", ".", ".", "o", ".", ".", ".")
-    assert np.allclose(verdicts.light[0, :3], light, atol=0.05)
+    assert np.allclose(verdicts.light.field[0], light, atol=0.05)
 
 
 def test_a_stone_off_its_point_is_found_where_it_lies():
