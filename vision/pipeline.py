@@ -209,9 +209,10 @@ class BoardReader:
             symbols, counts = count_balls(verdicts, self.judge, seen)
         crossed = False
         if around is not None:
+            # the field only: the cells' contrast says nothing of how the rim, another surface, answers a lamp
             crossed = crossed_ring(
                 around,
-                self.judge.in_light(np.array(self.model.border), verdicts.light.contrast),
+                np.array(self.model.border),
                 self.ring_terms @ verdicts.light.field,
                 self.config.border_hue,
                 np.isin(np.array(verdicts.symbols)[self.ring_cell], (".", "?")),
