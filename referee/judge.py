@@ -19,7 +19,8 @@ from referee.cascades import CascadesPosition
 from referee.errors import DiagramError, IllegalMoveError
 from referee.geometry import Cell
 from referee.kaskade import KaskadePosition, cell_token
-from referee.rules import Cascaded, Move, Ply, Position, Removed
+from referee.plies import Ply
+from referee.rules import Cascaded, Move, Position, Removed
 from referee.symbols import CODE_OF, COLOURS, EMPTY, UNKNOWN, colour_name
 from referee.verdict import Fix, Problem, Verdict, VerdictKind, token_words, unreadable_words
 
@@ -294,7 +295,7 @@ def _judge_cascades(expected: CascadesPosition, obs: tuple[str, ...]) -> Verdict
         for e in move.events
         if isinstance(e, Removed) and obs[expected.geometry.index(e.cell)] != EMPTY
     )
-    more = len(own) == 1 and expected.plies > 0 and bool(expected.placements(expected.to_move, move.position.board))
+    more = len(own) == 1 and expected.plies > 0 and _second_stone_allowed(expected, own[0])
     said = f"{who} placed {', '.join(c.name for c in stones)}"
     if pending:
         return _with(
@@ -339,6 +340,19 @@ def _ended_by_opponent(
             next_turn=nxt,
         )
     return None
+
+
+def _second_stone_allowed(expected: CascadesPosition, first: int) -> bool:
+    """Whether the mover, having placed a stone on cell ``first``, may place a second this turn: some legal
+    ply places both (the board as it stands with the first stone, before free-drop takes any stone off)."""
+    cells = expected.geometry.cells
+    board = bytearray(expected.board)
+    board[first] = expected.to_move
+    return any(
+        _legal(expected, Ply((cells[first], cells[c]))) or _legal(expected, Ply((cells[c], cells[first])))
+        for c in expected.placements(expected.to_move, board)
+        if c != first
+    )
 
 
 def _legal(position: Position, ply: Ply) -> bool:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee import Cascaded, Removed, VerdictKind, judge, new_game, read_diagram
 from referee.cascade import FILL_ABOVE
-from referee.diagrams import position_from
-from referee.game import make_rules
+from referee.game import make_rules, position_from
 from referee.judge import Problem
 from referee.kaskade import KaskadePosition
 from referee.symbols import EMPTY, EMPTY_CODE, UNKNOWN
@@ -208,6 +209,33 @@ def test_cascades_one_and_two_stone_turns():
     three = judge(p, observe(p, a2="o", a3="o", b3="o"))
     assert three.kind is VerdictKind.ERROR
     assert {f.problem for f in three.errors} == {Problem.TOO_MANY}
+
+
+def test_no_second_stone_is_offered_where_none_is_left():
+    # free-drop on the smallest board: black's a2 fills it, so the turn is over (and a2, cut off, comes off)
+    p = cascades_position("free-drop", "trapezoid:1,2", ("b2",))
+    assert sorted(str(ply) for ply in p.legal_plies()) == ["a2", "pass"]
+    verdict = judge(p, observe(p, a2="x"))
+    assert verdict.kind is VerdictKind.PENDING and [f.cell.name for f in verdict.pending] == ["a2"]
+    assert not verdict.more_allowed
+
+
+@settings(max_examples=40, deadline=None, derandomize=True)
+@given(st.integers(0, 10_000), st.sampled_from(CASCADES_SETUPS))
+def test_a_second_stone_is_offered_exactly_when_a_legal_turn_has_one(seed, setup):
+    game, spec, variant = setup
+    position = random_game(random.Random(seed), game, spec, variant, max_plies=8).position
+    if position.is_over or position.plies == 0:
+        return
+    plies = list(position.legal_plies())
+    mover = "o" if position.to_move == 0 else "x"
+    for single in (ply for ply in plies if len(ply.cells) == 1):
+        cell = single.cell
+        verdict = judge(position, observe(position, **{cell.name: mover}))
+        if verdict.kind is not VerdictKind.COMPLETE:
+            continue
+        doubles = any(len(ply.cells) == 2 and cell in ply.cells for ply in plies)
+        assert verdict.more_allowed == doubles, f"{spec} {variant} after {single}"
 
 
 def test_cascades_turn_ended_by_the_opponents_next_stone():
