@@ -14,7 +14,8 @@ from enum import Enum
 
 from companion.snapshot import CellMark
 from referee import judge
-from referee.rules import Move, Ply, Position
+from referee.plies import Ply
+from referee.rules import Move, Position
 from referee.symbols import EMPTY, UNKNOWN
 from referee.verdict import Fix, Problem, Verdict, VerdictKind, token_words
 

@@ -80,7 +80,7 @@ def ply_damage(game_id: int, game: str, geometry: str, plies: Sequence[tuple[obj
     """The first gap in the numbers or unreadable ply among ``(number, text)`` rows in number order."""
     from referee.errors import RefereeError
     from referee.geometry import parse_geometry
-    from referee.records import parse_ply
+    from referee.notation import parse_ply
 
     board = parse_geometry(geometry)
     numbers = [number for number, _ in plies if type(number) is int]

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 from hardware import highlight
 from hardware.blink import legend
-from hardware.buttons import ButtonEvent, Buttons, KeyboardButtons, NullButtons, WebButtons, open_buttons
-from hardware.drivers import open_leds
+from hardware.buttons import ButtonEvent, Buttons, KeyboardButtons, NullButtons, WebButtons
+from hardware.drivers import open_buttons, open_leds
 from hardware.errors import (
     ButtonError,
     DeviceClosedError,

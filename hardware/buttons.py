@@ -4,7 +4,7 @@ Every kind of buttons has one interface, :class:`Buttons`: presses arrive as
 :class:`ButtonEvent` values, either through :meth:`Buttons.get` (a queue) or,
 when ``on_press`` is set, by calling it (from the thread that saw the press);
 :meth:`Buttons.buzz` sounds the error alert. Open them with
-:func:`open_buttons`:
+:func:`hardware.drivers.open_buttons`:
 
 - ``gpio:end_turn=5&pass=6&confirm=13&undo=19&buzzer=26`` real push buttons
   (to ground, pulled up) and a buzzer on a Raspberry Pi, debounced; see
@@ -25,7 +25,7 @@ import threading
 from collections.abc import Callable
 from enum import Enum
 from types import TracebackType
-from typing import Any, Self, TextIO
+from typing import Self, TextIO
 
 from hardware.errors import ButtonError, DeviceClosedError
 
@@ -217,35 +217,3 @@ class KeyboardButtons(Buttons):
     def _buzz(self, wait: bool) -> None:
         self.echo.write("\a")
         self.echo.flush()
-
-
-def open_buttons(spec: str, **options: Any) -> Buttons:
-    """Open the buttons named by ``spec``: ``gpio:...``, ``keyboard:``, ``web:`` or ``none:``.
-
-    ``on_press`` (a function of a ButtonEvent) may be given for every kind;
-    see the module docstring for each kind's options.
-    """
-    from hardware.drivers import split_spec
-
-    kind, body, query = split_spec(spec, "buttons")
-    if kind == "gpio":
-        from hardware.gpio_buttons import GpioButtons
-
-        if "=" in body:
-            _, _, query_text = spec.partition(":")
-            kind, body, query = split_spec(f"gpio:?{query_text.replace('?', '&')}", "buttons")
-        elif body:
-            raise ButtonError(f"'{spec}': write the pins as gpio:end_turn=5&pass=6&confirm=13&undo=19")
-        return GpioButtons(**{**query, **options})
-    if body or (query and kind != "keyboard"):
-        raise ButtonError(f"'{spec}': {kind}: takes no settings in the spec")
-    if kind == "none":
-        return NullButtons(**options)
-    if kind == "web":
-        return WebButtons(**options)
-    if kind == "keyboard":
-        keys = {key: ButtonEvent.parse(name) for name, key in query.items()} if query else None
-        if keys is not None:
-            keys = {**{k: e for k, e in KEYS.items() if e not in keys.values()}, **keys}
-        return KeyboardButtons(keys=keys, **options)
-    raise ButtonError(f"'{spec}' is not a buttons spec: write gpio:..., keyboard:, web: or none:")

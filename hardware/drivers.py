@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import parse_qsl
 
-from hardware.errors import LedSpecError
+from hardware.buttons import KEYS, ButtonEvent, Buttons, KeyboardButtons, NullButtons, WebButtons
+from hardware.errors import ButtonError, LedSpecError
 from hardware.ledmap import LedMap
 from hardware.matrix import LedMatrix, NullMatrix
 from hardware.options import parse_flag
@@ -86,3 +87,33 @@ def open_leds(spec: str, geometry: Geometry | str, led_map: LedMap | None = None
 def _no_options(spec: str, options: dict[str, Any]) -> None:
     if options:
         raise LedSpecError(f"'{spec}' takes no option {sorted(options)[0]!r}")
+
+
+def open_buttons(spec: str, **options: Any) -> Buttons:
+    """Open the buttons named by ``spec``: ``gpio:...``, ``keyboard:``, ``web:`` or ``none:``.
+
+    ``on_press`` (a function of a ButtonEvent) may be given for every kind;
+    see the module docstring for each kind's options.
+    """
+    kind, body, query = split_spec(spec, "buttons")
+    if kind == "gpio":
+        from hardware.gpio_buttons import GpioButtons
+
+        if "=" in body:
+            _, _, query_text = spec.partition(":")
+            kind, body, query = split_spec(f"gpio:?{query_text.replace('?', '&')}", "buttons")
+        elif body:
+            raise ButtonError(f"'{spec}': write the pins as gpio:end_turn=5&pass=6&confirm=13&undo=19")
+        return GpioButtons(**{**query, **options})
+    if body or (query and kind != "keyboard"):
+        raise ButtonError(f"'{spec}': {kind}: takes no settings in the spec")
+    if kind == "none":
+        return NullButtons(**options)
+    if kind == "web":
+        return WebButtons(**options)
+    if kind == "keyboard":
+        keys = {key: ButtonEvent.parse(name) for name, key in query.items()} if query else None
+        if keys is not None:
+            keys = {**{k: e for k, e in KEYS.items() if e not in keys.values()}, **keys}
+        return KeyboardButtons(keys=keys, **options)
+    raise ButtonError(f"'{spec}' is not a buttons spec: write gpio:..., keyboard:, web: or none:")

@@ -41,7 +41,7 @@ order, ``Removed``, Kaskade ``Wave``). Symbols: ``o`` white, ``x`` black,
 
 from referee.cascade import CascadePosition, CascadeRules
 from referee.cascades import CascadesPosition, CascadesRules
-from referee.diagrams import Diagram, diagram_of, position_from, read_diagram, write_diagram
+from referee.diagrams import Diagram, diagram_of, read_diagram
 from referee.errors import (
     CellError,
     DiagramError,
@@ -52,23 +52,22 @@ from referee.errors import (
     RefereeError,
     ReplayError,
 )
-from referee.game import GAMES, Game, make_rules, new_game
+from referee.game import GAMES, Game, make_rules, new_game, position_from
 from referee.geometry import Cell, Geometry, parse_geometry
 from referee.judge import Fix, Problem, Verdict, VerdictKind, judge
 from referee.kaskade import KaskadePosition, KaskadeRules
-from referee.records import Record, parse_ply, read_record, replay, write_record
+from referee.notation import parse_ply
+from referee.plies import PASS, RESIGNS, Ply
+from referee.records import Record, read_record, replay, write_record
 from referee.rules import (
     BLACK_WINS,
     DRAW,
-    PASS,
-    RESIGNS,
     UNFINISHED,
     WHITE_WINS,
     Cascaded,
     Event,
     Move,
     Placed,
-    Ply,
     Position,
     Removed,
     Rules,
@@ -134,6 +133,5 @@ __all__ = [
     "read_diagram",
     "read_record",
     "replay",
-    "write_diagram",
     "write_record",
 ]

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from referee.cascade import CascadePosition, CascadeRules, cascade_rules
 from referee.cascades import CascadesRules, cascades_rules
 from referee.kaskade import KaskadePosition, KaskadeRules, kaskade_rules
-from referee.rules import PASS, Ply
+from referee.plies import PASS, Ply
 from referee.symbols import EMPTY_CODE
 
 

@@ -23,7 +23,8 @@ from functools import cache
 
 from referee.errors import GameOptionError, IllegalMoveError
 from referee.geometry import Geometry, parse_geometry
-from referee.rules import Cascaded, Move, Placed, Ply, Position, Rules, Score
+from referee.plies import Ply
+from referee.rules import Cascaded, Move, Placed, Position, Rules, Score
 from referee.symbols import (
     BLACK,
     BLACK_CODE,

@@ -28,7 +28,8 @@ from functools import cache
 
 from referee.errors import GameOptionError, IllegalMoveError
 from referee.geometry import Geometry, parse_geometry
-from referee.rules import PASS, Move, Placed, Ply, Position, Removed, Rules, Score
+from referee.plies import PASS, Ply
+from referee.rules import Move, Placed, Position, Removed, Rules, Score
 from referee.symbols import BLACK, EMPTY_CODE, SYMBOL_OF, TO_SYMBOL_BYTES, WHITE
 
 TERRITORY = "territory"

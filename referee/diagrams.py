@@ -20,8 +20,7 @@ from dataclasses import dataclass
 
 from referee.errors import DiagramError, GeometryError
 from referee.geometry import Geometry, parse_geometry
-from referee.rules import Position, Rules
-from referee.symbols import CODE_OF, EMPTY, EMPTY_CODE, SYMBOLS, UNKNOWN
+from referee.symbols import EMPTY, SYMBOLS, UNKNOWN
 
 CELL_SYMBOLS = frozenset((*SYMBOLS, UNKNOWN))
 _KASKADE_TOKEN = re.compile(r"\.|\?|[ox]\?|[ox][1-9][0-9]?")
@@ -33,11 +32,6 @@ class Diagram:
 
     geometry: Geometry
     symbols: tuple[str, ...]
-
-
-def write_diagram(position: Position) -> str:
-    """The RULES.md diagram of a position."""
-    return diagram_of(position.rules.game, position.geometry, position.symbols())
 
 
 def diagram_of(game: str, geometry: Geometry, symbols: Sequence[str]) -> str:
@@ -157,37 +151,3 @@ def _read_kaskade(lines: list[str]) -> Diagram:
 def blank(geometry: Geometry) -> tuple[str, ...]:
     """An all-empty board's tokens."""
     return (EMPTY,) * len(geometry)
-
-
-def position_from(rules: Rules, symbols: Sequence[str], to_move: int = 0, plies: int | None = None) -> Position:
-    """A position of ``rules`` showing ``symbols`` (one token per cell), ``to_move`` to play.
-
-    ``plies`` defaults to a count consistent with the stones shown (it
-    matters for Kaskade's win and Cascades' first turn). The position is
-    taken as given: build only positions that are closed under the rules.
-    """
-    from referee.cascade import CascadePosition, CascadeRules
-    from referee.cascades import CascadesPosition, CascadesRules
-    from referee.kaskade import KaskadePosition, KaskadeRules
-
-    g = rules.geometry
-    if len(symbols) != len(g):
-        raise DiagramError(f"{len(symbols)} symbols for the {len(g)} cells of {g.spec}")
-    if any(t.endswith(UNKNOWN) for t in symbols):
-        raise DiagramError("a position cannot hold unreadable cells (?)")
-    if isinstance(rules, KaskadeRules):
-        owners = bytes(CODE_OF[t[0]] for t in symbols)
-        counts = bytes(0 if t == EMPTY else int(t[1:]) for t in symbols)
-        if plies is None:
-            has = {o for o in owners if o != EMPTY_CODE}
-            plies = 0 if not has else (1 if to_move == 1 and has == {0} else 2)
-        return KaskadePosition(rules, owners, to_move, plies, None, counts)
-    board = bytes(CODE_OF[s] for s in symbols)
-    if isinstance(rules, CascadeRules):
-        filled = len(board) - board.count(EMPTY_CODE)
-        return CascadePosition(rules, board, to_move, filled if plies is None else plies)
-    if isinstance(rules, CascadesRules):
-        if plies is None:
-            plies = 0 if board == rules.start().board else 2 - (to_move == 1)
-        return CascadesPosition(rules, board, to_move, plies)
-    raise DiagramError(f"no positions for {rules!r}")

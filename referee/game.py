@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from referee.cascade import FILL_ABOVE, CascadeRules
-from referee.cascades import HEXAGON, CascadesRules
-from referee.errors import GameOptionError, IllegalMoveError
+from referee.cascade import FILL_ABOVE, CascadePosition, CascadeRules
+from referee.cascades import HEXAGON, CascadesPosition, CascadesRules
+from referee.errors import DiagramError, GameOptionError, IllegalMoveError
 from referee.geometry import parse_geometry
-from referee.kaskade import KaskadeRules
-from referee.rules import Move, Ply, Position, Rules, Score
+from referee.kaskade import KaskadePosition, KaskadeRules
+from referee.plies import Ply
+from referee.rules import Move, Position, Rules, Score
+from referee.symbols import CODE_OF, EMPTY, EMPTY_CODE, UNKNOWN
 
 GAMES = ("cascade", "cascades", "kaskade")
 DEFAULT_BOARD = {"cascade": "diamond:8", "cascades": "trapezoid:8,8", "kaskade": "grid:6x6"}
@@ -133,3 +136,33 @@ class Game:
         merged = dict(self.headers)
         merged.update(headers)
         return Game(self.start, self.moves, tuple(merged.items()))
+
+
+def position_from(rules: Rules, symbols: Sequence[str], to_move: int = 0, plies: int | None = None) -> Position:
+    """A position of ``rules`` showing ``symbols`` (one token per cell), ``to_move`` to play.
+
+    ``plies`` defaults to a count consistent with the stones shown (it
+    matters for Kaskade's win and Cascades' first turn). The position is
+    taken as given: build only positions that are closed under the rules.
+    """
+    g = rules.geometry
+    if len(symbols) != len(g):
+        raise DiagramError(f"{len(symbols)} symbols for the {len(g)} cells of {g.spec}")
+    if any(t.endswith(UNKNOWN) for t in symbols):
+        raise DiagramError("a position cannot hold unreadable cells (?)")
+    if isinstance(rules, KaskadeRules):
+        owners = bytes(CODE_OF[t[0]] for t in symbols)
+        counts = bytes(0 if t == EMPTY else int(t[1:]) for t in symbols)
+        if plies is None:
+            has = {o for o in owners if o != EMPTY_CODE}
+            plies = 0 if not has else (1 if to_move == 1 and has == {0} else 2)
+        return KaskadePosition(rules, owners, to_move, plies, None, counts)
+    board = bytes(CODE_OF[s] for s in symbols)
+    if isinstance(rules, CascadeRules):
+        filled = len(board) - board.count(EMPTY_CODE)
+        return CascadePosition(rules, board, to_move, filled if plies is None else plies)
+    if isinstance(rules, CascadesRules):
+        if plies is None:
+            plies = 0 if board == rules.start().board else 2 - (to_move == 1)
+        return CascadesPosition(rules, board, to_move, plies)
+    raise DiagramError(f"no positions for {rules!r}")

@@ -17,7 +17,8 @@ from functools import cache
 
 from referee.errors import GameOptionError, IllegalMoveError, RefereeError
 from referee.geometry import Geometry, parse_geometry
-from referee.rules import BLACK_WINS, WHITE_WINS, Move, Placed, Ply, Position, Rules, Score, Wave
+from referee.plies import Ply
+from referee.rules import BLACK_WINS, WHITE_WINS, Move, Placed, Position, Rules, Score, Wave
 from referee.symbols import COLOUR_NAMES, EMPTY, EMPTY_CODE, SYMBOL_OF
 
 MAX_WAVES = 100_000

@@ -28,17 +28,15 @@ from dataclasses import dataclass
 
 from referee.errors import CellError, GameOptionError, GeometryError, IllegalMoveError, RecordError, ReplayError
 from referee.game import GAMES, Game, make_rules
-from referee.geometry import Cell, Geometry
-from referee.quoting import SHOWN_CHARS, shown
-from referee.rules import PASS, RESIGNS, Ply, Rules
-from referee.symbols import COLOUR_NAMES, COLOURS
+from referee.notation import NUMBER, RESULTS, Token, cascade_ply, cell_named, pair, tokens_of
+from referee.plies import PASS, RESIGNS, Ply
+from referee.quoting import shown
+from referee.rules import Rules
+from referee.symbols import COLOUR_NAMES
 
 _HEADER = re.compile(r'\[\s*([A-Za-z][A-Za-z0-9_]*)\s+"((?:[^"\\\n]|\\.)*)"\s*\]')
 _HEADER_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _ESCAPED = re.compile(r'\\([\\"])')
-_NUMBER = re.compile(r"([1-9][0-9]*)\.")
-_CASCADE = re.compile(r"[ox=]+")
-_RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
 MAX_RECORD_CHARS = 1_000_000
 _HEADER_DIGITS = 6
 
@@ -53,15 +51,6 @@ def header_line(key: str, value: str) -> str:
     clean = "".join(char if char.isprintable() else " " for char in str(value))
     escaped = clean.replace("\\", "\\\\").replace('"', '\\"')
     return f'[{key} "{escaped}"]'
-
-
-@dataclass(frozen=True)
-class Token:
-    """A word of a record with its place (line and column from 1)."""
-
-    text: str
-    line: int
-    column: int
 
 
 @dataclass(frozen=True)
@@ -86,14 +75,6 @@ class Record:
     def header(self, key: str, default: str = "") -> str:
         """One header's value."""
         return dict(self.headers).get(key, default)
-
-
-def _tokens(text: str) -> list[Token]:
-    out = []
-    for n, line in enumerate(text.split("\n"), start=1):
-        for m in re.finditer(r"\S+", line):
-            out.append(Token(m.group(), n, m.start() + 1))
-    return out
 
 
 def _check_text(text: str) -> None:
@@ -170,23 +151,13 @@ def _rules_from(headers: dict[str, tuple[str, int, int]]) -> Rules:
         raise RecordError(f"bad header: {error}", line, col) from error
 
 
-def _cell(token: Token, geometry: Geometry, text: str | None = None) -> Cell:
-    name = text if text is not None else token.text
-    if len(name) > SHOWN_CHARS:  # no cell name is this long: do not quote it whole
-        raise RecordError(f"{shown(name)} is not a cell name: write a column letter and a row number, like h13")
-    try:
-        return geometry.cell(name)
-    except CellError as error:
-        raise RecordError(str(error), token.line, token.column) from error
-
-
 def read_record(text: str) -> Record:
     """Parse a record; raises RecordError naming the line and column of the first problem."""
     _check_text(text)
     raw, moves_text, first_line = _split_headers(text)
     headers = {k: (v, line, col) for k, v, line, col in raw}
     rules = _rules_from(headers)
-    tokens = [Token(t.text, t.line + first_line - 1, t.column) for t in _tokens(moves_text)]
+    tokens = [Token(t.text, t.line + first_line - 1, t.column) for t in tokens_of(moves_text)]
     plies: list[RecordedPly] = []
     k = 0
     expected = 1
@@ -195,7 +166,7 @@ def read_record(text: str) -> Record:
     geometry = rules.geometry
     while k < len(tokens):
         tok = tokens[k]
-        m = _NUMBER.fullmatch(tok.text)
+        m = NUMBER.fullmatch(tok.text)
         if m:
             if m.group(1) != str(expected):
                 raise RecordError(
@@ -205,7 +176,7 @@ def read_record(text: str) -> Record:
             in_move = 0
             k += 1
             continue
-        if tok.text in _RESULTS and k == len(tokens) - 1:
+        if tok.text in RESULTS and k == len(tokens) - 1:
             break
         if expected == 1:
             raise RecordError(
@@ -223,64 +194,16 @@ def read_record(text: str) -> Record:
             ply = RESIGNS
             k += 1
         elif game == "cascade":
-            ply, k = _cascade_ply(tokens, k, geometry)
+            ply, k = cascade_ply(tokens, k, geometry)
         elif game == "cascades":
-            ply = PASS if tok.text == "pass" else Ply(tuple(_cell(tok, geometry, t) for t in _pair(tok)))
+            ply = PASS if tok.text == "pass" else Ply(tuple(cell_named(tok, geometry, t) for t in pair(tok)))
             k += 1
         else:
-            ply = Ply((_cell(tok, geometry),))
+            ply = Ply((cell_named(tok, geometry),))
             k += 1
         plies.append(RecordedPly(ply, expected - 1, player, start.line, start.column))
         in_move += 1
     return Record(tuple((k_, v) for k_, v, _, _ in raw), rules, tuple(plies))
-
-
-def _pair(tok: Token) -> list[str]:
-    parts = tok.text.split(",")
-    if len(parts) > 2 or not all(parts):
-        raise RecordError(
-            f"{shown(tok.text)}: a ply is one cell (c2), two joined by a comma (c2,d3) or pass", tok.line, tok.column
-        )
-    return parts
-
-
-def _cascade_ply(tokens: list[Token], k: int, geometry: Geometry) -> tuple[Ply, int]:
-    tok = tokens[k]
-    if tok.text not in COLOURS:
-        if len(tok.text) == 1 and tok.text.isalpha():
-            raise RecordError(
-                f"unknown colour letter '{tok.text}': use o (white), x (black) or = (red)", tok.line, tok.column
-            )
-        raise RecordError(
-            f"{shown(tok.text)}: a Cascade ply is a colour (o, x, =) and a cell, like o d5", tok.line, tok.column
-        )
-    if k + 1 >= len(tokens) or _NUMBER.fullmatch(tokens[k + 1].text):
-        raise RecordError(
-            f"the colour '{tok.text}' must be followed by a cell, like {tok.text} d5", tok.line, tok.column
-        )
-    cell = _cell(tokens[k + 1], geometry)
-    k += 2
-    cascade = None
-    if k < len(tokens):
-        nxt = tokens[k].text
-        after = tokens[k + 1].text if k + 1 < len(tokens) else None
-        # a one-letter colour starts the next ply unless what follows cannot be a cell
-        ends = (
-            after is None
-            or after in ("resigns", *_RESULTS)
-            or bool(_NUMBER.fullmatch(after) or _CASCADE.fullmatch(after))
-        )
-        if _CASCADE.fullmatch(nxt) and (len(nxt) > 1 or ends):
-            if len(nxt) > len(geometry.cells):
-                raise RecordError(
-                    f"{shown(nxt)}: a cascade lists at most {len(geometry.cells)} stones on {geometry.spec}, "
-                    "one per cell",
-                    tokens[k].line,
-                    tokens[k].column,
-                )
-            cascade = nxt
-            k += 1
-    return Ply((cell,), tok.text, cascade), k
 
 
 def player_name(rules: Rules, player: int) -> str:
@@ -343,29 +266,3 @@ def write_record(game: Game) -> str:
     for n in range(0, len(plies), 2):
         lines.append(f"{n // 2 + 1}. " + "  ".join(plies[n : n + 2]))
     return "\n".join(lines) + "\n"
-
-
-def parse_ply(text: str, game: str, geometry: Geometry) -> Ply:
-    """One ply in record notation (``o d5``, ``c2,d3``, ``pass``, ``resigns``); raises RecordError."""
-    try:
-        return _parse_ply(text, game, geometry)
-    except RecordError as error:
-        raise RecordError(error.reason) from None
-
-
-def _parse_ply(text: str, game: str, geometry: Geometry) -> Ply:
-    tokens = _tokens(text)
-    if not tokens:
-        raise RecordError("empty ply: write a ply in record notation, like o d5, c2,d3 or c3")
-    if tokens[0].text == "resigns" and len(tokens) == 1:
-        return RESIGNS
-    if game == "cascade":
-        ply, k = _cascade_ply(tokens, 0, geometry)
-    elif game == "cascades":
-        ply = PASS if tokens[0].text == "pass" else Ply(tuple(_cell(tokens[0], geometry, t) for t in _pair(tokens[0])))
-        k = 1
-    else:
-        ply, k = Ply((_cell(tokens[0], geometry),)), 1
-    if k != len(tokens):
-        raise RecordError(f"unexpected {shown(tokens[k].text)} after the ply '{ply}'")
-    return ply

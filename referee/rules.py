@@ -1,4 +1,4 @@
-"""What every game shares: plies, events, moves, scores, rules and positions.
+"""What every game shares: events, moves, scores, rules and positions (plies: :mod:`referee.plies`).
 
 A :class:`Position` is an immutable value; :meth:`Position.play` checks a ply
 and returns a :class:`Move`: the new position and the ordered events the ply
@@ -13,52 +13,17 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import ClassVar, NamedTuple
 
+from referee.diagrams import diagram_of
 from referee.errors import IllegalMoveError
 from referee.geometry import Cell, Geometry
+from referee.notation import parse_ply
+from referee.plies import Ply
 from referee.symbols import BLACK, EMPTY, WHITE
 
 WHITE_WINS = "1-0"
 BLACK_WINS = "0-1"
 DRAW = "1/2-1/2"
 UNFINISHED = "*"
-
-
-@dataclass(frozen=True)
-class Ply:
-    """One player's turn as written in a record.
-
-    ``cells`` holds the dropped cell (Cascade, Kaskade) or one or two placed
-    cells (Cascades). ``colour`` is the dropped colour in Cascade;
-    ``cascade`` the cascade colours a record lists (``None``: not listed).
-    A ply may instead be a pass (Cascades) or a resignation.
-    """
-
-    cells: tuple[Cell, ...] = ()
-    colour: str | None = None
-    cascade: str | None = None
-    passes: bool = False
-    resigns: bool = False
-
-    def __str__(self) -> str:
-        if self.resigns:
-            return "resigns"
-        if self.passes:
-            return "pass"
-        text = ",".join(c.name for c in self.cells)
-        if self.colour is not None:
-            text = f"{self.colour} {text}"
-        if self.cascade:
-            text = f"{text} {self.cascade}"
-        return text
-
-    @property
-    def cell(self) -> Cell:
-        """The first (usually only) cell of the ply."""
-        return self.cells[0]
-
-
-RESIGNS = Ply(resigns=True)
-PASS = Ply(passes=True)
 
 
 class Placed(NamedTuple):
@@ -207,8 +172,6 @@ class Position:
 
     def parse_ply(self, text: str) -> Ply:
         """Read one ply in record notation for this game (raises RecordError)."""
-        from referee.records import parse_ply
-
         return parse_ply(text, self.rules.game, self.geometry)
 
     def play(self, ply: Ply | str) -> Move:
@@ -219,6 +182,11 @@ class Position:
             raise IllegalMoveError(f"the game is over ({self.result}); start a new game or undo")
         if ply.resigns:
             return Move(ply, self, self._resign(), ())
+        for cell in ply.cells:
+            if cell not in self.geometry:
+                raise IllegalMoveError(
+                    f"{cell} is not a cell of the {self.geometry.spec} board: choose a cell of this board"
+                )
         self.check(ply)
         return self.apply(ply)
 
@@ -236,10 +204,8 @@ class Position:
         raise NotImplementedError
 
     def diagram(self) -> str:
-        """The position as a RULES.md diagram."""
-        from referee.diagrams import write_diagram
-
-        return write_diagram(self)
+        """The position as a diagram (see :mod:`referee.diagrams`)."""
+        return diagram_of(self.rules.game, self.geometry, self.symbols())
 
     def __str__(self) -> str:
         return self.diagram()

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from enum import Enum
 
 from referee.geometry import Cell
-from referee.rules import Move, Ply
+from referee.plies import Ply
+from referee.rules import Move
 from referee.symbols import EMPTY, UNKNOWN, colour_name
 
 

@@ -1,12 +1,15 @@
-"""The import rules of DESIGN.md, checked in fresh interpreters.
+"""The import rules of docs/architecture.md ("Import rules").
 
 Each package may import only what its row of the packages table allows; the
 check imports every module of the package in a new interpreter and looks at
-which top-level modules got loaded.
+which top-level modules got loaded. No module may reach itself again through
+the modules it imports (an import circle), counting imports made inside
+functions, which only hide a circle: the check reads every module's source.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import pkgutil
 import subprocess
@@ -90,3 +93,100 @@ def test_the_command_line_starts_without_heavy_libraries() -> None:
     )
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]", f"cascade --help loads {result.stdout.strip()}: import them inside run()"
+
+
+PACKAGES = ("referee", "vision", "hardware", "firmware_bridge", "calibration", "companion")
+
+
+def project_modules() -> dict[str, Path]:
+    """Every module of the project's packages, by dotted name."""
+    modules: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = path.relative_to(ROOT).with_suffix("").parts
+            name = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+            modules[name] = path
+    return modules
+
+
+def imported_modules(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
+    """The project modules that module ``name`` imports anywhere in its source (a package's ``__init__``
+    counts for ``from package import name`` only when ``name`` is no module of it)."""
+
+    def known(dotted: str) -> str | None:
+        while dotted and dotted not in modules:
+            dotted = dotted.rpartition(".")[0]
+        return dotted or None
+
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        targets: list[str] = []
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            targets = [f"{base}.{alias.name}" if f"{base}.{alias.name}" in modules else base for alias in node.names]
+        for target in targets:
+            module = known(target)
+            if module is not None and module != name:
+                found.add(module)
+    return found
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            step = next(edges, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    on_stack.add(step)
+                    work.append((step, iter(sorted(graph[step]))))
+                elif step in on_stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    circles.append(sorted(group))
+    return circles
+
+
+def test_no_module_imports_itself_through_others() -> None:
+    modules = project_modules()
+    graph = {name: imported_modules(name, path, modules) for name, path in modules.items()}
+    circles = import_circles(graph)
+    described = ["{" + ", ".join(group) + "}" for group in circles]
+    assert not circles, f"modules that import each other round a circle: {described}; see docs/architecture.md"
+
+
+def test_the_circle_check_finds_a_circle_hidden_in_a_function() -> None:
+    assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert import_circles({"a": {"b"}, "b": set()}) == []

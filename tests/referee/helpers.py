@@ -7,7 +7,7 @@ import random
 from referee import Game, Position, new_game
 from referee.cascade import CascadePosition, cascade_rules
 from referee.kaskade import KaskadePosition, KaskadeRules
-from referee.rules import Ply
+from referee.plies import Ply
 from referee.symbols import EMPTY_CODE
 
 CASCADES_SETUPS = [

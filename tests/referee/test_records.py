@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.cli import main
-from referee import RecordError, new_game, parse_ply, read_diagram, read_record, replay, write_record
-from referee.diagrams import position_from
+from referee import IllegalMoveError, RecordError, new_game, parse_ply, read_diagram, read_record, replay, write_record
+from referee.game import position_from
 
 from .helpers import ALL_SETUPS, random_game
 
@@ -65,8 +65,12 @@ def test_parse_ply_for_each_game():
     assert str(parse_ply("= h13 ox=", "cascade", g)) == "= h13 ox="
     with pytest.raises(RecordError, match="unknown colour letter 'w'"):
         parse_ply("w h13", "cascade", g)
-    with pytest.raises(RecordError, match="not a cell of the diamond:8 board"):
-        parse_ply("o a1", "cascade", g)
+    # a well-formed name the board lacks is written fine; playing it is what breaks the rules
+    assert str(parse_ply("o a1", "cascade", g)) == "o a1"
+    with pytest.raises(IllegalMoveError, match="a1 is not a cell of the diamond:8 board"):
+        new_game("cascade").position.play("o a1")
+    with pytest.raises(RecordError, match="'9z' is not a cell name"):
+        parse_ply("o 9z", "cascade", g)
 
 
 def test_undo_returns_the_previous_position():
@@ -85,10 +89,6 @@ def test_examples_replay(path, capsys):
 
 
 BAD = {
-    "unknown-cell": (
-        '[Game "cascade"] [Size "8"]\n1. o d5 x z9\n',
-        "line 2, column 11: z9 is not a cell of the diamond:8 board",
-    ),
     "bad-cell-name": ("1. o d5 x 9z\n", "line 1, column 11: '9z' is not a cell name"),
     "unknown-colour": ("1. o d5\n2. q f5\n", "line 2, column 4: unknown colour letter 'q'"),
     "malformed-header": ('[Game "cascade" [Size "8"]\n1. o d5\n', "line 1, column 1: malformed header"),
@@ -205,3 +205,20 @@ def test_long_words_are_never_echoed_whole(text, message):
     with pytest.raises(RecordError) as failed:
         read_record(text)
     assert message in str(failed.value) and len(str(failed.value)) < 300
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('[Game "cascade"] [Size "8"]\n1. o p8\n', "move 1, white (first player): the record says o p8, but p8 is not"),
+        ('[Game "cascade"] [Size "8"]\n1. o d5 x z9\n', "move 1, black (second player): the record says x z9, but z9"),
+        ('[Game "cascades"] [Size "3,3"]\n1. z1\n', "move 1, white (first player): the record says z1, but z1 is not"),
+        ('[Game "kaskade"] [Width "4"] [Height "4"]\n1. e1\n', "the record says e1, but e1 is not a cell of the grid"),
+    ],
+)
+def test_a_ply_on_a_cell_the_board_lacks_disagrees_with_the_rules(text, message, tmp_path, capsys):
+    path = tmp_path / "off.rec"
+    path.write_text(text, encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
