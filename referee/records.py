@@ -157,6 +157,9 @@ def read_record(text: str) -> Record:
     raw, moves_text, first_line = _split_headers(text)
     headers = {k: (v, line, col) for k, v, line, col in raw}
     rules = _rules_from(headers)
+    if "Result" in headers and headers["Result"][0].strip() not in RESULTS:
+        value, line, col = headers["Result"]
+        raise RecordError(f"the Result header must be 1-0, 0-1, 1/2-1/2 or *, not {shown(value)}", line, col)
     tokens = [Token(t.text, t.line + first_line - 1, t.column) for t in tokens_of(moves_text)]
     plies: list[RecordedPly] = []
     k = 0
@@ -177,6 +180,15 @@ def read_record(text: str) -> Record:
             k += 1
             continue
         if tok.text in RESULTS and k == len(tokens) - 1:
+            stated = headers.get("Result", ("", 0, 0))[0].strip()
+            if stated and stated != tok.text:
+                raise RecordError(
+                    f"the moves end with {tok.text}, but the Result header says {shown(stated)}: make them agree",
+                    tok.line,
+                    tok.column,
+                )
+            if not stated:
+                raw.append(("Result", tok.text, tok.line, tok.column))  # checked against the rules as the header is
             break
         if expected == 1:
             raise RecordError(

@@ -95,6 +95,11 @@ BAD = {
     "bad-size": ('[Game "cascade"]\n[Size "eight"]\n1. o d5\n', "line 2, column 1: the Size header must be"),
     "unknown-game": ('[Game "chess"]\n1. e4\n', 'unknown Game "chess"'),
     "move-number": ("1. o d5\n3. x f5\n", "line 2, column 1: move number 3 where 2 was due"),
+    "bad-result": ('[Game "cascade"] [Result "2-0"]\n1. o h1\n', "line 1, column 18: the Result header must be"),
+    "two-results": (
+        '[Game "cascade"] [Size "2"] [Result "1-0"]\n1. o b1  x a2\n2. o c2 0-1\n',
+        "line 3, column 9: the moves end with 0-1, but the Result header says '1-0'",
+    ),
     "empty": ("", "the record is empty"),
     "blank": ("  \n\n", "the record is empty"),
 }
@@ -222,3 +227,13 @@ def test_a_ply_on_a_cell_the_board_lacks_disagrees_with_the_rules(text, message,
     assert main(["replay", str(path)]) == 1
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1
+
+
+def test_a_result_after_the_moves_is_checked_against_the_rules_as_the_header_is(tmp_path, capsys):
+    path = tmp_path / "r.rec"
+    path.write_text('[Game "cascade"] [Size "2"]\n1. o b1  x a2\n2. o c2 0-1\n', encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    assert "the record's Result says 0-1, the rules give 1-0" in capsys.readouterr().err
+    path.write_text('[Game "cascade"] [Size "2"]\n1. o b1 1-0\n', encoding="utf-8")
+    record = read_record(path.read_text(encoding="utf-8"))
+    assert record.header("Result") == "1-0" and replay(record).result == "*"  # an unfinished game keeps its word
