@@ -27,6 +27,10 @@ STONE = 0.33
 """A stone's radius in board units: it leaves the cell's name above it readable."""
 NAME_SIZE = 0.2
 """The cell name's type size in board units."""
+TITLE_SIZE = 0.28
+"""The title's type size in board units."""
+TITLE_WIDTH = 0.62
+"""A bold character's width, as a share of the type size (DejaVu Sans and OpenCV's plain font both stay within)."""
 NAME_RISE = 0.36
 """How far above the cell's centre its name sits, in board units."""
 
@@ -89,15 +93,18 @@ def board_shapes(position: Position, title: str | None = None) -> Drawing:
     ys = [y for outline in outlines for _, y in outline]
     top = MARGIN + (0.5 if title else 0.0)
     x0, y0 = min(xs) - MARGIN, min(ys) - top
-    width = round((max(xs) + MARGIN - x0) * UNIT_PX)
+    board_width = round((max(xs) + MARGIN - x0) * UNIT_PX)
     height = round((max(ys) + MARGIN - y0) * UNIT_PX)
+    title_size = TITLE_SIZE * UNIT_PX
+    width = max(board_width, round(len(title or "") * TITLE_WIDTH * title_size + 2 * MARGIN * UNIT_PX))
+    shift = (width - board_width) / 2  # a title wider than the board: the board stays in the middle
 
     def px(x: float, y: float) -> tuple[float, float]:
-        return (round((x - x0) * UNIT_PX, 2), round((y - y0) * UNIT_PX, 2))
+        return (round((x - x0) * UNIT_PX + shift, 2), round((y - y0) * UNIT_PX, 2))
 
     shapes: list[Shape] = []
     if title:
-        shapes.append(Label(((width / 2), (0.4 * UNIT_PX)), title, 0.28 * UNIT_PX, NAME, bold=True))
+        shapes.append(Label(((width / 2), (0.4 * UNIT_PX)), title, title_size, NAME, bold=True))
     for outline in outlines:
         shapes.append(Outline(tuple(px(x, y) for x, y in outline), BOARD, LINE))
     for cell, token in zip(geometry.cells, position.symbols(), strict=True):
@@ -159,10 +166,9 @@ def to_png(drawing: Drawing) -> bytes:
     canvas = np.full((drawing.height, drawing.width, 3), 255, dtype=np.uint8)
     for shape in drawing.shapes:
         if isinstance(shape, Outline):
-            points = np.array([shape.points], dtype=np.float64)
-            contour = np.round(points).astype(np.int32)
-            cv2.fillPoly(canvas, contour, _bgr(shape.fill), lineType=cv2.LINE_AA)
-            cv2.polylines(canvas, contour, True, _bgr(shape.edge), 1, lineType=cv2.LINE_AA)
+            contour = np.round(np.array(shape.points, dtype=np.float64)).astype(np.int32)
+            cv2.fillPoly(canvas, [contour], _bgr(shape.fill), lineType=cv2.LINE_AA)
+            cv2.polylines(canvas, [contour], True, _bgr(shape.edge), 1, lineType=cv2.LINE_AA)
         elif isinstance(shape, Disc):
             centre = (round(shape.centre[0]), round(shape.centre[1]))
             cv2.circle(canvas, centre, round(shape.radius), _bgr(shape.fill), -1, lineType=cv2.LINE_AA)
