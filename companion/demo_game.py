@@ -70,14 +70,15 @@ def start_demo(
     ``camera``: film the table (True), feed its boards directly (False), or
     film it when the vision package can (None).
     """
-    from hardware import KeptMatrix, open_leds
+    from hardware import KeptMatrix
+    from hardware.awaited import open_leds_awaiting
 
     filmed = camera_available() if camera is None else camera
     rules = make_rules(game, board)
     geometry = rules.geometry
     table = ScriptedTable(geometry, seed=seed + 6) if filmed else None
     store = Store(Path(folder) / "demo-games.sqlite3")
-    leds = KeptMatrix(open_leds(leds_spec, geometry))
+    leds = KeptMatrix(open_leds_awaiting(leds_spec, geometry, say=_say_demo))
     try:
         live = LiveGame.start_or_resume(rules.start(), store, leds=leds, headers={"White": "Ada", "Black": "Bo"})
         session = Session(live, store, leds, host, port, say=_say_demo)

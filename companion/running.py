@@ -48,7 +48,8 @@ def start_run(args: argparse.Namespace) -> Session:
     The LEDs are kept beside the game (:class:`hardware.KeptMatrix`): once
     open, their controller may come and go without the game waiting for it.
     """
-    from hardware import KeptMatrix, open_buttons, open_leds
+    from hardware import KeptMatrix, open_buttons
+    from hardware.awaited import open_leds_awaiting
     from vision.pipeline import BoardReader
 
     profile = _profile(args)
@@ -69,7 +70,7 @@ def start_run(args: argparse.Namespace) -> Session:
     store = Store(args.store or default_store_path())
     leds = buttons = camera = None
     try:
-        leds = KeptMatrix(open_leds(args.leds, geometry, led_map=profile_led_map(profile, geometry)))
+        leds = KeptMatrix(open_leds_awaiting(args.leds, geometry, profile_led_map(profile, geometry), say=_say_run))
         buttons = open_buttons(args.buttons)
         live = LiveGame.start_or_resume(rules.start(), store, leds=leds)
         live.keep_jpeg = bool(args.jpeg)

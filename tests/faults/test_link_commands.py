@@ -169,6 +169,40 @@ def test_demo_referees_on_while_a_serial_controller_is_killed_restarted_and_froz
     assert sum(LOST in line for line in demo.err) == 2, "the terminal must say it once per loss, not per retry"
 
 
+def test_run_starts_without_a_serial_controller_and_lights_it_once_it_is_plugged_in(tmp_path: Path) -> None:
+    port = tmp_path / "ttyLED"
+    run = Watched(
+        cascade(
+            "run",
+            "--camera",
+            "table:?seed=3&fps=8",
+            "--leds",
+            f"serial:{port}",
+            "--board",
+            "diamond:5",
+            "--store",
+            str(tmp_path / "games.sqlite3"),
+            "--port",
+            "0",
+        )
+    )
+    emulator = None
+    try:
+        run.wait_line(lambda line: "the game starts without them" in line, "the start without LEDs")
+        url = run.wait_line(lambda line: line.strip().startswith("page:"), "the page's address").split()[-1]
+        run.wait_line(lambda line: line.startswith("ply 1:"), "the first ply, refereed without LEDs")
+        assert poll_page(url, lambda s: s["link"].startswith(LOST), "the LEDs disconnected")["moves"]
+        emulator = start_emulator(port)  # the controller is plugged in
+        run.wait_line(lambda line: "LEDs reconnected" in line, "the LEDs found")
+        poll_page(url, lambda s: s["link"] == "", "the LEDs connected")
+        assert run.stop() == 0, "".join(run.err)
+    finally:
+        run.kill()
+        if emulator is not None:
+            emulator.kill()
+    assert "Traceback" not in "".join(run.err)
+
+
 @pytest.mark.firmware
 def test_run_goes_on_when_its_simulator_is_killed_and_stops_on_sigterm_while_it_is_frozen(tmp_path: Path) -> None:
     require_toolchain()
