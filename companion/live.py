@@ -67,7 +67,7 @@ class Correction:
 
 
 class LiveGame:
-    """The state machine of DESIGN.md "The live game" (see the module docstring). Thread-safe."""
+    """The state machine of docs/architecture.md "The live game" (see the module docstring). Thread-safe."""
 
     def __init__(
         self,

@@ -1,7 +1,7 @@
 """Snapshots: the frozen values the live game publishes for the page.
 
 A :class:`Snapshot` is everything a viewer needs to draw the game at one
-moment: the expected position (per cell and as a RULES.md diagram), score,
+moment: the expected position (per cell and as a diagram of docs/rules.md), score,
 whose turn it is, the pending cells and the cells in error, plain-words
 alerts, the move list, the LED mirror and any offer waiting for a confirm.
 ``link`` says in plain words how the LED controller is doing when it is not

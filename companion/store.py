@@ -20,7 +20,7 @@ players were shown is on disk; ``cascade run`` resumes the game still open.
 - A write that fails (read-only file, full disk) raises a
   :class:`StoreWriteError` saying what was not saved and what to do; what was
   committed before is kept. A damaged file raises a :class:`StoreDamagedError`.
-- Plies are kept as text in the record notation of RULES.md, so that a game's
+- Plies are kept as text in the record notation of docs/rules.md, so that a game's
   record is its header plus its plies (see :func:`format_record`).
 """
 
@@ -518,7 +518,7 @@ def _game_row(row: Sequence[object]) -> GameRow:
 
 
 def format_record(headers: Sequence[tuple[str, str]], plies: Sequence[str]) -> str:
-    """A record in the text format of RULES.md: header lines (values escaped), then numbered moves of two plies."""
+    """A record in the text format of docs/rules.md: header lines (values escaped), then numbered moves of two plies."""
     from referee.records import header_line
 
     lines = [header_line(key, value) for key, value in headers]

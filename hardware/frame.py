@@ -3,7 +3,7 @@
 A :class:`CellFrame` is a frozen mapping from cell index (the canonical order
 of :class:`referee.geometry.Geometry`) to a :class:`CellLight`: a colour and a
 pattern. Cells not in the frame are dark. Colours are the stone symbols of
-RULES.md (``o`` white, ``x`` black, ``=`` red) plus three signal colours
+docs/rules.md (``o`` white, ``x`` black, ``=`` red) plus three signal colours
 (last move, winner, a stone to remove); each driver decides how to show them
 (a palette entry, an RGB mix, a blink code on a single-colour matrix).
 

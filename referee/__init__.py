@@ -1,6 +1,6 @@
 """The referee: rules, positions, records, diagrams and judging of the cascade games.
 
-Standard library only. The three games of RULES.md:
+Standard library only. The three games of docs/rules.md:
 
 - ``cascade``  (``diamond:N``, ``hex-diamond:N``; variant ``fill-above``)
 - ``cascades`` (``trapezoid:T,R``; variants ``territory``, ``free-drop``, and
@@ -12,10 +12,10 @@ Typical use::
     from referee import new_game, judge
     game = new_game("cascade", "diamond:8")
     game = game.play("o d5")            # a new Game value; game.undo() goes back
-    game.position.diagram()             # RULES.md diagram
+    game.position.diagram()             # the position's diagram
     verdict = judge(game.position, observed_symbols)
 
-Decisions of RULES.md, and the referee's own where RULES.md leaves a point open:
+The decisions of docs/rules.md, where the original descriptions leave a point open:
 
 - Cascade: the first player owns white unless ``first="black"``; fill-above
   runs in rounds, the parents' colour winning (see :mod:`referee.cascade`).

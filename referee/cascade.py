@@ -1,4 +1,4 @@
-"""Cascade: three colours on a diamond board (RULES.md section 1), plain and fill-above.
+"""Cascade: three colours on a diamond board (docs/rules.md), plain and fill-above.
 
 Positions are always closed under the rules, so after a drop only cells
 reachable from the drop cell can change; the cascade runs incrementally from
@@ -6,7 +6,7 @@ the drop with precomputed index tables:
 
 - plain game: one downward sweep, row by row; a child is filled when its
   other parent holds a stone. Cells are created in canonical order.
-- ``fill-above`` **(decision of RULES.md)**: rounds; in each round every empty
+- ``fill-above`` **(decision, docs/rules.md)**: rounds; in each round every empty
   cell next to a cell filled in the previous round that has two filled
   parents or two filled children is filled at once, the parents' colour
   winning where both apply.

@@ -1,4 +1,4 @@
-"""Cascades: two colours on a hex trapezoid (RULES.md section 2) and its variants.
+"""Cascades: two colours on a hex trapezoid (docs/rules.md) and its variants.
 
 The top row starts with alternating white and black stones, white on ``a1``.
 White moves first. A stone goes on an empty cell directly below a stone of

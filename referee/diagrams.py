@@ -1,4 +1,4 @@
-"""Diagrams of RULES.md, written from positions and read back (observed boards too).
+"""Diagrams (docs/rules.md), written from positions and read back (observed boards too).
 
 - Cascade (``diamond:N``, ``hex-diamond:N``): one line per row, 2N-1
   characters wide, each symbol at its column, spaces where no cell exists.

@@ -1,7 +1,7 @@
 """Board geometries: cells, their names, relations and board-plane coordinates.
 
 Every board the companion knows is one :class:`Geometry`, named by a spec
-string (see ``../shared/DESIGN.md``):
+string (see docs/rules.md, "Boards and coordinates"):
 
 - ``diamond:N``      Cascade on an N×N checkerboard turned 45° (N = 2..13)
 - ``hex-diamond:N``  Cascade on a rhombus of hexagons, N cells a side
@@ -11,7 +11,7 @@ string (see ``../shared/DESIGN.md``):
 - ``grid:WxH``       Kaskade, W columns by H rows
 - ``points:WxH``     a plain lattice of sample points (Go-style boards)
 
-Cells are named as in RULES.md: column letter and row number from the top
+Cells are named as in docs/rules.md: column letter and row number from the top
 (``h1``). Canonical order is by row from the top, then by column from the left.
 
 Board-plane coordinates are in units of one cell pitch (the distance between

@@ -1,8 +1,8 @@
-"""Kaskade: chain reactions on a W×H grid (RULES.md section 3).
+"""Kaskade: chain reactions on a W×H grid (docs/rules.md).
 
 A position holds, per cell, its owner code (0 white, 1 black, 3 nobody) and
 its ball count. A cell's capacity is its number of orthogonal neighbours.
-Overflows run in waves **(decision of RULES.md)**: every cell at or above
+Overflows run in waves **(decision, docs/rules.md)**: every cell at or above
 capacity overflows at once, gives one ball to each neighbour (which passes to
 the mover) and keeps what is left over. After each wave the win is checked:
 once both players have placed a ball, the mover wins as soon as the opponent

@@ -1,4 +1,4 @@
-"""Records (RULES.md): read, write and replay games of all three games.
+"""Records (docs/rules.md): read, write and replay games of all three games.
 
 A record is plain text: ``[Key "value"]`` headers, then numbered moves of one
 or two plies. Reading checks the notation and names the line and column of

@@ -1,6 +1,6 @@
 """Stone symbols and their numeric codes, shared by every game.
 
-Symbols (RULES.md): ``o`` white, ``x`` black, ``=`` red (neutral), ``.`` an
+Symbols (docs/rules.md): ``o`` white, ``x`` black, ``=`` red (neutral), ``.`` an
 empty cell; observations may also hold ``?`` for a cell that could not be read.
 
 Positions store cells as bytes of codes: white 0, black 1, red 2, empty 3.

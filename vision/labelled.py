@@ -3,7 +3,7 @@
 A set is a folder with photos (``NAME.jpg``), their layouts (``NAME.txt``,
 see :mod:`vision.layout`), optional per-photo corners (``NAME.corners``, see
 :mod:`vision.sidecar`) and a ``set.json`` saying how a user would calibrate
-and read it (the format of ``../shared/data/real/README.md``):
+and read it (described for users in vision/README.md, "Labelled sets"):
 
 - ``geometry``: the board spec;
 - ``corners`` (optional): the board corners of every photo without its own
@@ -85,7 +85,9 @@ def load_set(folder: Path) -> tuple[SetRun, ...]:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise LabelledSetError(f"{path}: not valid JSON text: see ../shared/data/real/README.md for its form") from None
+        raise LabelledSetError(
+            f"{path}: not valid JSON text: see vision/README.md, 'Labelled sets', for its form"
+        ) from None
     if not isinstance(data, dict):
         raise LabelledSetError(f"{path}: must be a JSON object with geometry, empty, known and read")
     geometry = data.get("geometry")

@@ -1,13 +1,13 @@
 """Layout text: a board position as rows of cell symbols.
 
-The format is the one of the labelled photos (``../shared/data/real/*/README.md``):
+The format is the one of the labelled photos (vision/README.md, "Labelled sets"):
 one line per row of the board, first line the row at the top of the image,
 symbols separated by spaces: ``.`` empty, ``o`` white, ``x`` black, ``=``
 red, ``?`` undecided. For ``points`` and ``grid`` boards this is exactly
 that file format. For ragged boards (diamond, hex) each line holds the cells
 of one geometry row from the left, and is indented as in the diagrams of
-RULES.md (a diamond's row by its first cell's column, a hex row so that
-the rows stagger); on reading, indentation is ignored, so RULES.md diagrams
+docs/rules.md (a diamond's row by its first cell's column, a hex row so that
+the rows stagger); on reading, indentation is ignored, so the rules' diagrams
 with spaces between symbols read as well. Lines that are blank or start
 with ``#`` are skipped when reading.
 """

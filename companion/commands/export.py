@@ -1,4 +1,4 @@
-"""``cascade export GAME``: write a stored game's record in the format of RULES.md.
+"""``cascade export GAME``: write a stored game's record in the format of docs/rules.md.
 
 The store is opened to read only (it works beside a running companion, and a
 mistyped ``--store`` path is reported, never created); the game is checked by

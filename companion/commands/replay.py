@@ -19,9 +19,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "replay",
         help="check a game record against the rules and print the final position",
         description=(
-            "Replay a record (RULES.md format) through the rules, checking every ply and every listed cascade; "
-            "print the final diagram and the score. Exit status 0: consistent; 1: a ply disagrees with the "
-            "rules; 2: the file cannot be read or parsed."
+            "Replay a record (the format of docs/rules.md) through the rules, checking every ply and every "
+            "listed cascade; print the final diagram and the score. Exit status 0: consistent; 1: a ply "
+            "disagrees with the rules; 2: the file cannot be read or parsed."
         ),
     )
     parser.add_argument("file", metavar="FILE", help="the record to replay")
