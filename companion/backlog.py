@@ -131,28 +131,30 @@ class Backlog:
         while self._waiting:
             write = self._waiting[0]
             try:
-                self._apply(write)
+                number = self._apply(write)
             except StoreWriteError as error:
                 self._error = str(error).rstrip(".")
                 return
-            self._waiting.pop(0)
+            self._waiting.pop(0)  # done, before anyone hears of it: a listener that fails cannot make it twice
+            if number is not None and self.on_ply is not None:
+                self.on_ply(number, write.args[0])
 
-    def _apply(self, write: Write) -> None:
+    def _apply(self, write: Write) -> int | None:
+        """Make one write in the store; the ply's number for a ply."""
         game = write.game if write.game is not None else self._created
         if write.kind == "new_game":
             kind, geometry = write.args
             self._created = self.store.new_game(kind, geometry, dict(write.headers))
-            return
+            return None
         assert game is not None, "a write for a game that was never started"
         if write.kind == "add_ply":
             ply, diagram, jpeg = write.args
-            number = self.store.add_ply(game, ply, diagram, jpeg=jpeg)
-            if self.on_ply is not None:
-                self.on_ply(number, ply)
+            return int(self.store.add_ply(game, ply, diagram, jpeg=jpeg))
         elif write.kind == "take_back":
             self.store.take_back(game, write.args[0])
         elif write.kind == "end_game":
             self.store.end_game(game, write.args[0])
+        return None
 
     def _pending_new_game(self) -> bool:
         return any(w.kind == "new_game" for w in self._waiting)

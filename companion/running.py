@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -74,7 +75,7 @@ def start_run(args: argparse.Namespace) -> Session:
         buttons = open_buttons(args.buttons)
         live = LiveGame.start_or_resume(rules.start(), store, leds=leds)
         live.keep_jpeg = bool(args.jpeg)
-        live.on_ply = lambda number, text: print(f"ply {number}: {text}", flush=True)
+        live.on_ply = _say_ply
         camera = open_camera(args.camera, live.position, args.fps)
         reader = BoardReader(geometry, profile.locator, profile.colour_model)  # type: ignore[attr-defined]
         loop = CameraLoop(live, reader, open_steadier(), buttons)
@@ -110,6 +111,17 @@ def _table_seed(spec: str) -> int:
         return int(options.get("seed", "1"))
     except ValueError:
         raise SetupError(f"'{spec}': seed must be a whole number") from None
+
+
+def _say_ply(number: int, text: str) -> None:
+    """Print an accepted ply on standard output. Output closed by its reader (``cascade run | head``) is
+    let go of: the game, its page and its store go on, and later plies are printed nowhere."""
+    try:
+        print(f"ply {number}: {text}", flush=True)
+    except OSError:  # a broken pipe: from now on standard output leads nowhere
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
 
 
 def _say_run(words: str) -> None:

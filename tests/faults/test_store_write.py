@@ -127,3 +127,23 @@ def test_a_read_only_store_file_is_refused_at_start_in_one_line(tmp_path, capsys
         assert capsys.readouterr().out.splitlines()[-1] == "1. o d5"
     finally:
         undo()
+
+
+def test_a_listener_that_fails_on_a_saved_ply_cannot_have_it_saved_twice(tmp_path):
+    from companion.backlog import Backlog
+
+    heard = []
+
+    def closed_terminal(number, text):
+        heard.append((number, text))
+        if len(heard) == 1:
+            raise BrokenPipeError("the terminal's reader went away")
+
+    with Store(tmp_path / "games.sqlite3") as store:
+        backlog = Backlog(store, on_ply=closed_terminal)
+        game = backlog.new_game("cascade", "diamond:3", {})
+        with pytest.raises(BrokenPipeError):
+            backlog.add_ply(game, "o c1", "diagram")
+        backlog.add_ply(game, "x b2", "diagram")
+        assert [p.ply for p in store.plies(game)] == ["o c1", "x b2"]
+    assert heard == [(1, "o c1"), (2, "x b2")]
