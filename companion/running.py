@@ -55,7 +55,8 @@ def start_run(args: argparse.Namespace) -> Session:
 
     profile = _profile(args)
     board = args.board or (getattr(profile, "geometry", None) if profile is not None else None)
-    rules = make_rules(args.game, board, args.variant, args.first)
+    hexagon = (board or "").strip().startswith("hexagon:")
+    rules = make_rules(args.game or game_on(board), board, args.variant or ("hexagon" if hexagon else None), args.first)
     geometry = rules.geometry
     table = args.camera.strip().startswith("table:")
     if profile is None:
@@ -111,6 +112,13 @@ def _table_seed(spec: str) -> int:
         return int(options.get("seed", "1"))
     except ValueError:
         raise SetupError(f"'{spec}': seed must be a whole number") from None
+
+
+def game_on(board: str | None) -> str:
+    """The game played on ``board`` (a geometry spec): Cascades on a trapezoid or hexagon, Kaskade on a grid,
+    otherwise Cascade."""
+    kind = (board or "").strip().partition(":")[0]
+    return {"trapezoid": "cascades", "hexagon": "cascades", "grid": "kaskade"}.get(kind, "cascade")
 
 
 def _say_ply(number: int, text: str) -> None:

@@ -14,7 +14,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "print-markers",
         help="write a printable sheet with the four ArUco markers and the board at true scale",
         description=(
-            "Write a sheet to print at 100%% (actual size): the four ArUco markers (DICT_4X4_50, ids 0-3) "
+            "Write a sheet to print at 100% (actual size): the four ArUco markers (DICT_4X4_50, ids 0-3) "
             "where the default profiles expect them, the board's outline, a caption and a 50 mm scale bar. "
             "With --board the cells are filled, so the sheet is a playable board (an 8x8 checkerboard to turn "
             "45 degrees for diamond:8, a hex rhombus for hex-diamond:8). The cell pitch is the largest the "

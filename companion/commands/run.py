@@ -38,7 +38,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--buttons", default="none:", help="buttons spec: gpio:..., keyboard:, web:, none: (default)")
     parser.add_argument("--profile", help="calibration profile file (a table: camera calibrates itself without one)")
-    parser.add_argument("--game", choices=GAMES, default="cascade", help="which game (default cascade)")
+    parser.add_argument(
+        "--game",
+        choices=GAMES,
+        help="which game (default: the one played on the board of --board or the profile; cascade)",
+    )
     parser.add_argument("--board", help="board geometry (default: the profile's board, else the game's standard one)")
     parser.add_argument("--variant", help="rule variant (fill-above; territory, hexagon, free-drop)")
     parser.add_argument(

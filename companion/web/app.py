@@ -294,8 +294,9 @@ class Server:
         return str(self._server.server_address[0])
 
     def url(self, path: str = "/") -> str:
-        """A URL of the page on this server."""
-        host = "127.0.0.1" if self.host in ("0.0.0.0", "") else self.host
+        """A URL of the page on this server: on every interface, the address other machines reach it by (a
+        phone at the table), found from the way out of this machine; 127.0.0.1 on a machine with no network."""
+        host = own_address() if self.host in ("0.0.0.0", "") else self.host
         return f"http://{host}:{self.port}{path}"
 
     def stop(self) -> None:
@@ -303,6 +304,19 @@ class Server:
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5.0)
+
+
+def own_address() -> str:
+    """This machine's address on its network: the source of its route outwards (a UDP socket only chooses
+    its route when connected; nothing is sent), or 127.0.0.1 when it has none."""
+    import socket
+
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("192.0.2.1", 9))  # a documentation address: any route outwards will do
+            return str(probe.getsockname()[0])
+        except OSError:
+            return "127.0.0.1"
 
 
 class QuietRequestHandler(WSGIRequestHandler):

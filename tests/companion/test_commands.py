@@ -28,3 +28,20 @@ def test_run_refuses_bad_options_in_one_line(tmp_path, capsys, args, words):
 def test_demo_refuses_a_bad_frame_rate(capsys):
     assert main(["demo", "--fps", "0"]) == 2
     assert "--fps" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("board", "game"),
+    [
+        ("grid:6x6", "kaskade"),
+        ("trapezoid:8,8", "cascades"),
+        ("hexagon:3,3", "cascades"),
+        ("hex-diamond:8", "cascade"),
+        ("diamond:8", "cascade"),
+        (None, "cascade"),
+    ],
+)
+def test_run_plays_the_game_of_its_board_unless_told_otherwise(board, game):
+    from companion.running import game_on
+
+    assert game_on(board) == game

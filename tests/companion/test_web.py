@@ -131,3 +131,12 @@ def test_the_diamond_is_drawn_with_its_top_corner_up():
     assert by_name["a8"].cx < by_name["h1"].cx < by_name["o8"].cx
     assert by_name["h1"].cx == pytest.approx(by_name["h15"].cx)
     assert by_name["a8"].cy == pytest.approx(by_name["o8"].cy)
+
+
+def test_a_page_on_every_interface_is_announced_at_an_address_a_phone_can_reach():
+    import ipaddress
+
+    from companion.web.app import own_address
+
+    address = ipaddress.ip_address(own_address())
+    assert address.version == 4 and not address.is_unspecified
