@@ -29,6 +29,7 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from calibration.errors import ProfileError
@@ -52,7 +53,10 @@ class Profile:
     geometry: str
     locator: Locator | None
     colour_model: BoardModel
-    led_map: tuple[int, ...] | None = None
+    led_map: tuple[int, ...] | MappingProxyType[str, Any] | None = None
+    """How the LEDs sit under the cells: one LED number per cell (what the automatic map finds), or a
+    description of the wiring (``wiring``, ``rotation``, ``stride``, ... as ``hardware.LedMap.from_dict``
+    reads it); None for the standard wiring."""
     version: int = VERSION
 
     @property
@@ -68,7 +72,7 @@ class Profile:
             "geometry": self.geometry,
             "locator": locator_to_dict(self.locator),
             "colour_model": self.colour_model.to_dict(),
-            "led_map": None if self.led_map is None else list(self.led_map),
+            "led_map": None if self.led_map is None else _led_map_json(self.led_map),
         }
 
     @classmethod
@@ -100,13 +104,25 @@ class Profile:
         except VisionError as error:
             raise ProfileError(f"field 'colour_model': {error}") from None
         led_map = data.get("led_map")
-        if led_map is not None:
-            if not isinstance(led_map, list) or not all(isinstance(v, int) and v >= 0 for v in led_map):
-                raise ProfileError("field 'led_map' must be null or a list of LED numbers, one per cell")
+        if isinstance(led_map, dict):
+            led_map = MappingProxyType(dict(led_map))  # a wiring description: the LED driver reads it
+        elif led_map is not None:
+            if not isinstance(led_map, list) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in led_map
+            ):
+                raise ProfileError(
+                    "field 'led_map' must be null, a list of LED numbers (one per cell) or a wiring description "
+                    "(an object with wiring, rotation, stride, ...; see docs/hardware.md)"
+                )
             if len(led_map) != len(geometry.cells):
                 raise ProfileError(f"field 'led_map' has {len(led_map)} entries, the board has {len(geometry.cells)}")
             led_map = tuple(led_map)
         return cls(geometry=geometry.spec, locator=locator, colour_model=model, led_map=led_map, version=version)
+
+
+def _led_map_json(led_map: tuple[int, ...] | MappingProxyType[str, Any]) -> Any:
+    """The JSON form of a profile's LED map."""
+    return dict(led_map) if isinstance(led_map, MappingProxyType) else list(led_map)
 
 
 def locator_to_dict(locator: Locator | None) -> dict[str, Any]:

@@ -34,13 +34,11 @@ def _profile(args: argparse.Namespace) -> object | None:
 
 
 def profile_led_map(profile: object, geometry: Geometry) -> LedMap | None:
-    """The calibrated cell-to-LED map of a profile (one LED per cell), or None for the standard wiring."""
-    from hardware import LedMap
+    """The cell-to-LED map of a profile (one LED per cell, or a wiring description), or None for the standard
+    wiring; raises LedMapError saying what is wrong with it."""
+    from hardware.ledmap import led_map_of
 
-    leds = getattr(profile, "led_map", None)
-    if leds is None:
-        return None
-    return LedMap.from_table({cell.name: led for cell, led in zip(geometry.cells, leds, strict=True)})
+    return led_map_of(getattr(profile, "led_map", None), geometry)
 
 
 def start_run(args: argparse.Namespace) -> Session:

@@ -302,3 +302,21 @@ def _oriented_places(geometry: Geometry, rotation: int, mirror: bool) -> tuple[t
         right = max(c for _, c in turned)
         turned = [(r, right - c) for r, c in turned]
     return tuple(turned)
+
+
+def led_map_of(value: Any, geometry: Geometry, where: str = "the profile's led_map") -> LedMap | None:
+    """The map a profile's ``led_map`` value describes on ``geometry``: None (the standard wiring), a list of
+    one LED number per cell, or a wiring description (see :meth:`LedMap.from_dict`). Raises LedMapError,
+    naming ``where``, for anything else."""
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        return LedMap.from_dict(value)
+    if not isinstance(value, (list, tuple)):
+        raise LedMapError(f"{where} must be a list of LED numbers or a wiring description, not {type(value).__name__}")
+    if len(value) != len(geometry):
+        raise LedMapError(
+            f"{where} lists {len(value)} LEDs, the {geometry.spec} board has {len(geometry)} cells; "
+            "give the profile's board or fix the map"
+        )
+    return LedMap.from_table({cell.name: led for cell, led in zip(geometry.cells, value, strict=True)})

@@ -90,22 +90,12 @@ def read_profile(path: str) -> tuple[str | None, Any]:
 
 def board_and_map(args: argparse.Namespace) -> tuple[Any, Any]:
     """The board and the LED map from ``--board`` and ``--profile``."""
-    from hardware import LedMap, LedMapError
+    from hardware.ledmap import led_map_of
     from referee.geometry import parse_geometry
 
     profile_board, map_value = read_profile(args.profile) if args.profile else (None, None)
     geometry = parse_geometry(args.board or profile_board or DEFAULT_BOARD)
-    if map_value is None:
-        return geometry, None
-    if isinstance(map_value, list):
-        if len(map_value) != len(geometry):
-            raise LedMapError(
-                f"the profile's led_map lists {len(map_value)} LEDs, the {geometry.spec} board has {len(geometry)} "
-                "cells; give the profile's board or fix the map"
-            )
-        table = {cell.name: led for cell, led in zip(geometry.cells, map_value, strict=True)}
-        return geometry, LedMap.from_table(table)
-    return geometry, LedMap.from_dict(map_value)
+    return geometry, led_map_of(map_value, geometry)
 
 
 def run_test(args: argparse.Namespace) -> int:
