@@ -62,6 +62,11 @@ def start_run(args: argparse.Namespace) -> Session:
             raise SetupError("give the calibration profile with --profile (cascade calibrate makes one)")
         seed = _table_seed(args.camera)
         profile = table_profile(rules.start(), seed)
+    if getattr(profile, "locator", None) is None:
+        raise SetupError(
+            "this profile finds the board only by each photo's own corners (NAME.corners), which a camera's "
+            "frames do not bring: calibrate again with --markers, or with --corners for a camera that stays put"
+        )
     if profile.geometry != geometry.spec:  # type: ignore[attr-defined]
         raise SetupError(
             f"the profile is for the {profile.geometry} board, the game is on {geometry.spec}: "  # type: ignore[attr-defined]

@@ -45,3 +45,19 @@ def test_run_plays_the_game_of_its_board_unless_told_otherwise(board, game):
     from companion.running import game_on
 
     assert game_on(board) == game
+
+
+def test_run_refuses_a_profile_that_cannot_find_the_board_in_a_cameras_frames(tmp_path, capsys):
+    import json
+    from pathlib import Path
+
+    ready = Path(__file__).resolve().parents[2] / "calibration" / "profiles" / "diamond-8.json"
+    profile = json.loads(ready.read_text(encoding="utf-8"))
+    profile["locator"] = {"kind": "per-photo"}
+    path = tmp_path / "photos-only.json"
+    path.write_text(json.dumps(profile), encoding="utf-8")
+    store = tmp_path / "games.sqlite3"
+    args = ["run", "--camera", "table:", "--leds", "none:", "--profile", str(path), "--store", str(store)]
+    assert main([*args, "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "calibrate again with --markers" in err and err.count("\n") == 1
