@@ -42,7 +42,7 @@ from companion.assess import Assessment, Kind, assess, ply_text
 from companion.backlog import Backlog
 from companion.errors import LiveGameError
 from companion.snapshot import CellMark, Snapshot
-from companion.store import Store
+from companion.store import GameRow, Store
 from companion.web.broadcast import Broadcaster, encode_event
 from referee.rules import Move, Position
 from referee.symbols import COLOUR_NAMES, COLOURS, EMPTY
@@ -107,6 +107,8 @@ class LiveGame:
         self._link = ""
         self.keep_jpeg = False
         self.on_ply: Callable[[int, str], None] | None = None
+        self.left_unfinished: GameRow | None = None
+        """The store's open game of other rules, closed unfinished when this one started (None: there was none)."""
         self.on_notice: Callable[[str], None] | None = None
         self._snapshot = self._build_snapshot()
         self._refresh(show_leds=True)
@@ -138,7 +140,9 @@ class LiveGame:
             backlog.end_game(open_game.id, "*")
         all_headers = {**rules.headers(), **dict(headers or {})}
         game_id = backlog.new_game(rules.game, rules.spec, all_headers)
-        return cls(start, store, game_id, leds, (), broadcaster, backlog)
+        live = cls(start, store, game_id, leds, (), broadcaster, backlog)
+        live.left_unfinished = open_game
+        return live
 
     # -- what the game is --------------------------------------------------------------------
 

@@ -76,6 +76,13 @@ def run(args: argparse.Namespace) -> int:
         f"{len(live.moves)} plies so far",
         flush=True,
     )
+    left = live.left_unfinished
+    if left is not None:
+        print(
+            f"cascade run: game {left.id} ({left.game} on {left.geometry}, {left.ply_count} plies) was still open; "
+            f"it is kept, unfinished (cascade export {left.id} writes it)",
+            flush=True,
+        )
     print(f"  page:          {urls.page}", flush=True)
     print(f"  with controls: {urls.control}", flush=True)
     print(f"  action token:  {urls.token}", flush=True)

@@ -335,3 +335,14 @@ def test_the_led_controller_state_reaches_the_page(tmp_path):
         live.set_link("")
         assert live.snapshot().link == ""
         live.broadcaster.unsubscribe(viewer)
+
+
+def test_a_game_of_other_rules_says_which_open_game_it_left_unfinished(tmp_path):
+    with Store(tmp_path / "games.sqlite3") as store:
+        first = LiveGame.start_or_resume(make_rules("cascade", "diamond:3").start(), store)
+        assert first.left_unfinished is None
+        again = LiveGame.start_or_resume(make_rules("cascade", "diamond:3").start(), store)
+        assert again.game_id == first.game_id and again.left_unfinished is None
+        other = LiveGame.start_or_resume(make_rules("kaskade", "grid:3x3").start(), store)
+        assert other.left_unfinished is not None and other.left_unfinished.id == first.game_id
+        assert store.game(first.game_id).result == "*"
