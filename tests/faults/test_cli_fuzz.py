@@ -34,6 +34,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("bench", "real"): [],
     ("calibrate",): ["--geometry", "diamond:8", "-o", "p.json"],
     ("demo",): [],
+    ("diagram",): ["game.rec"],
     ("export",): ["1"],
     ("games",): [],
     ("leds", "test"): ["--leds", "none:"],
@@ -49,7 +50,10 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("run",): ["--camera", "table:"],
 }
 # Commands of the board companion proper whose accepted values must also make sense (see sensible()).
-CHECKED = {("run",), ("demo",), ("play",), ("export",), ("games",), ("replay",), ("print-markers",), ("leds", "test")}
+CHECKED = {
+    *{("run",), ("demo",), ("play",), ("export",), ("games",), ("replay",), ("diagram",), ("print-markers",)},
+    ("leds", "test"),
+}
 
 AWKWARD = st.sampled_from(
     [
