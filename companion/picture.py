@@ -11,6 +11,7 @@ the cell, so that a reader can follow a record on the picture.
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -152,7 +153,7 @@ def to_svg(drawing: Drawing) -> str:
             (x, y), weight = shape.at, ' font-weight="bold"' if shape.bold else ""
             out.append(
                 f'<text x="{x:g}" y="{y:g}" font-size="{shape.size:g}" fill="{shape.ink}"{weight} '
-                f'text-anchor="middle" dominant-baseline="central">{_escaped(shape.text)}</text>'
+                f'text-anchor="middle" dominant-baseline="central">{html.escape(shape.text, quote=False)}</text>'
             )
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -196,11 +197,6 @@ def _bgr(colour: str) -> tuple[int, int, int]:
     """A ``#rrggbb`` colour as OpenCV's blue, green, red."""
     r, g, b = (int(colour[i : i + 2], 16) for i in (1, 3, 5))
     return (b, g, r)
-
-
-def _escaped(text: str) -> str:
-    """``text`` safe inside an SVG element."""
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def names_shown(drawing: Drawing) -> Sequence[str]:

@@ -13,7 +13,7 @@ from companion.live import LiveGame
 from companion.runner import CameraLoop, Steadier
 from companion.session import Session
 from companion.store import Store, default_store_path
-from referee.game import make_rules
+from referee.game import game_on, make_rules
 from referee.geometry import Geometry
 
 if TYPE_CHECKING:
@@ -115,13 +115,6 @@ def _table_seed(spec: str) -> int:
         return int(options.get("seed", "1"))
     except ValueError:
         raise SetupError(f"'{spec}': seed must be a whole number") from None
-
-
-def game_on(board: str | None) -> str:
-    """The game played on ``board`` (a geometry spec): Cascades on a trapezoid or hexagon, Kaskade on a grid,
-    otherwise Cascade."""
-    kind = (board or "").strip().partition(":")[0]
-    return {"trapezoid": "cascades", "hexagon": "cascades", "grid": "kaskade"}.get(kind, "cascade")
 
 
 def _say_ply(number: int, text: str) -> None:

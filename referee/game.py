@@ -18,6 +18,13 @@ GAMES = ("cascade", "cascades", "kaskade")
 DEFAULT_BOARD = {"cascade": "diamond:8", "cascades": "trapezoid:8,8", "kaskade": "grid:6x6"}
 
 
+def game_on(board: str | None) -> str:
+    """The game played on ``board`` (a geometry spec, or None): Cascades on a trapezoid or hexagon, Kaskade
+    on a grid, otherwise Cascade."""
+    kind = (board or "").strip().partition(":")[0]
+    return {"trapezoid": "cascades", "hexagon": "cascades", "grid": "kaskade"}.get(kind, "cascade")
+
+
 def make_rules(
     game: str,
     geometry: str | None = None,

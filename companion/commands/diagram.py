@@ -11,16 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.options import output_path
-
-
-def ply_count(text: str) -> int:
-    """A ``type=`` for ``--ply``: a whole number from 0."""
-    from referee.quoting import shown
-
-    if not text.strip().isdigit() or len(text.strip()) > 6:
-        raise argparse.ArgumentTypeError(f"must be a number of plies from 0, like 12, not {shown(text)}")
-    return int(text)
+from companion.options import output_path, whole_number
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,7 +22,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=__doc__,
     )
     parser.add_argument("file", metavar="FILE", help="the record to draw")
-    parser.add_argument("--ply", type=ply_count, help="draw the position after this many plies (default: the end)")
+    parser.add_argument(
+        "--ply",
+        type=whole_number(0, 999_999, "a number of plies"),
+        help="draw the position after this many plies (default: the end)",
+    )
     parser.add_argument("--svg", type=output_path, metavar="OUT", help="write the picture as SVG to this file")
     parser.add_argument("--png", type=output_path, metavar="OUT", help="write the picture as PNG to this file")
     parser.add_argument("--title", help="a line written above the board")
@@ -41,25 +36,19 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Replay the record and draw the chosen position."""
     from companion.cli import one_line
-    from companion.commands.replay import read_text
+    from companion.commands.replay import load_record
     from companion.picture import board_shapes, to_png, to_svg
     from referee.errors import RefereeError, ReplayError
-    from referee.records import read_record, replay
+    from referee.records import replay
 
     def fail(message: str, status: int) -> int:
         print(one_line(f"cascade diagram: {message}"), file=sys.stderr)
         return status
 
     try:
-        record = read_record(read_text(args.file))
-    except FileNotFoundError:
-        return fail(f"{args.file}: no such file: give the path of a record", 2)
-    except IsADirectoryError:
-        return fail(f"{args.file}: this is a folder, not a record file", 2)
+        record = load_record(args.file)
     except RefereeError as error:
         return fail(f"{args.file}: {error}", 2)
-    except OSError as error:
-        return fail(f"{args.file}: cannot read it ({error.strerror})", 2)
     try:
         game = replay(record)
     except ReplayError as error:

@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from referee.records import Record
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -48,28 +52,35 @@ def read_text(path: str) -> str:
         raise RecordError("this is not a text record (bytes that are not UTF-8 text)", line, column) from error
 
 
+def load_record(path: str) -> Record:
+    """The record in the file ``path``; raises RecordError saying, in one line, what is wrong with the file
+    (missing, a folder, unreadable, too large, not text) or with the record it holds."""
+    from referee.errors import RecordError
+    from referee.records import read_record
+
+    try:
+        text = read_text(path)
+    except FileNotFoundError:
+        raise RecordError("no such file: give the path of a record") from None
+    except IsADirectoryError:
+        raise RecordError("this is a folder, not a record file") from None
+    except OSError as error:
+        raise RecordError(f"cannot read it ({error.strerror})") from None
+    return read_record(text)
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay the record; print the diagram and score, or the first problem."""
     from companion.cli import one_line
     from referee.errors import RefereeError, ReplayError
-    from referee.records import read_record, replay
+    from referee.records import replay
 
     def fail(message: str, status: int) -> int:
         print(one_line(f"cascade replay: {args.file}: {message}"), file=sys.stderr)
         return status
 
     try:
-        text = read_text(args.file)
-    except FileNotFoundError:
-        return fail("no such file: give the path of a record", 2)
-    except IsADirectoryError:
-        return fail("this is a folder, not a record file", 2)
-    except RefereeError as error:
-        return fail(str(error), 2)
-    except OSError as error:
-        return fail(f"cannot read it ({error.strerror})", 2)
-    try:
-        record = read_record(text)
+        record = load_record(args.file)
     except RefereeError as error:
         return fail(str(error), 2)
     try:

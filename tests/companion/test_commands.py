@@ -42,7 +42,7 @@ def test_demo_refuses_a_bad_frame_rate(capsys):
     ],
 )
 def test_run_plays_the_game_of_its_board_unless_told_otherwise(board, game):
-    from companion.running import game_on
+    from referee.game import game_on
 
     assert game_on(board) == game
 

@@ -111,6 +111,13 @@ def start_emulator(port: Path) -> Watched:
     return emulator
 
 
+def run_on_table(tmp_path: Path, leds: str) -> Watched:
+    """``cascade run`` of the demo's scripted table on diamond:5, with ``leds``, its store in ``tmp_path``."""
+    store = str(tmp_path / "games.sqlite3")
+    args = ("--camera", "table:?seed=3&fps=8", "--leds", leds, "--board", "diamond:5", "--store", store)
+    return Watched(cascade("run", *args, "--port", "0"))
+
+
 def children_named(parent: int, name: str) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
@@ -171,21 +178,7 @@ def test_demo_referees_on_while_a_serial_controller_is_killed_restarted_and_froz
 
 def test_run_starts_without_a_serial_controller_and_lights_it_once_it_is_plugged_in(tmp_path: Path) -> None:
     port = tmp_path / "ttyLED"
-    run = Watched(
-        cascade(
-            "run",
-            "--camera",
-            "table:?seed=3&fps=8",
-            "--leds",
-            f"serial:{port}",
-            "--board",
-            "diamond:5",
-            "--store",
-            str(tmp_path / "games.sqlite3"),
-            "--port",
-            "0",
-        )
-    )
+    run = run_on_table(tmp_path, f"serial:{port}")
     emulator = None
     try:
         run.wait_line(lambda line: "the game starts without them" in line, "the start without LEDs")
@@ -206,21 +199,7 @@ def test_run_starts_without_a_serial_controller_and_lights_it_once_it_is_plugged
 @pytest.mark.firmware
 def test_run_goes_on_when_its_simulator_is_killed_and_stops_on_sigterm_while_it_is_frozen(tmp_path: Path) -> None:
     require_toolchain()
-    run = Watched(
-        cascade(
-            "run",
-            "--camera",
-            "table:?seed=3&fps=8",
-            "--leds",
-            "sim:",
-            "--board",
-            "diamond:5",
-            "--store",
-            str(tmp_path / "games.sqlite3"),
-            "--port",
-            "0",
-        )
-    )
+    run = run_on_table(tmp_path, "sim:")
     try:
         url = run.wait_line(lambda line: line.strip().startswith("page:"), "the page's address").split()[-1]
         run.wait_line(lambda line: line.startswith("ply 1:"), "the first ply")
