@@ -72,6 +72,11 @@ def ring_points(geometry: Geometry, out: float, step: float) -> np.ndarray:
     return np.array(points)
 
 
+def ring_cells(ring: np.ndarray, centres: np.ndarray) -> np.ndarray:
+    """The cell (index) beside each patch of the ring (M): the nearest, whose piece may lean over the patch."""
+    return np.linalg.norm(ring[:, None, :] - centres[None, :, :], axis=2).argmin(axis=1)
+
+
 def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.ndarray:
     """How far each patch of the ring changed its hue (M, log colour): ``seen`` and ``reference`` are the patches'
     log colours (M×3, in order around the ring) in this frame and at calibration, ``light`` this frame's light
@@ -90,6 +95,9 @@ def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.
 
 def crossed_ring(seen: np.ndarray, reference: np.ndarray, light: np.ndarray, hue: float, free: np.ndarray) -> bool:
     """Whether an arm crosses the ring: two neighbouring patches whose hue changed by more than ``hue`` (see
-    :func:`ring_hues`), each ``free`` (M): beside no piece, whose side or top may lean over the ring."""
+    :func:`ring_hues`), each ``free`` (M): beside no piece, whose side or top may lean over the ring. A patch
+    whose ``reference`` is unknown (not finite: calibration never saw it free) tells nothing."""
+    free = free & np.isfinite(reference).all(axis=1)
+    reference = np.where(np.isfinite(reference), reference, 0.0)
     crossed = (ring_hues(seen, reference, light) > hue) & free
     return bool((crossed & np.roll(crossed, 1)).any())

@@ -36,9 +36,9 @@ from referee.geometry import Geometry, Layout
 from vision.board_image import BoardView
 from vision.cells import field_columns, field_offsets, light_terms
 from vision.config import VisionConfig
-from vision.cover import ring_points
+from vision.cover import ring_cells, ring_points
 from vision.errors import ColourModelError
-from vision.model import STONES, BoardModel, StoneLook, as_matrix, as_vector
+from vision.model import STONES, BoardModel, StoneLook, Vector, as_matrix, as_vector
 from vision.pose import CameraPose
 
 LIKE_NEIGHBOURS = 4
@@ -357,8 +357,9 @@ def fit_colour_model(
     geometry: Geometry, photos: Sequence[CalibrationPhoto], config: VisionConfig | None = None
 ) -> BoardModel:
     """The board model of ``geometry`` learned from ``photos`` with the reader's own view and settings, with the
-    ring around the board as the first photo shows it (see :mod:`vision.cover`). Raises ColourModelError when
-    the photos cannot give one."""
+    ring around the board (see :mod:`vision.cover`): each patch as the first photo that shows it free (its
+    cell empty) shows it, unknown where none does (an edge stone seen from the side leans over the rim).
+    Raises ColourModelError when the photos cannot give one."""
     from vision.balls import BALL_RADIUS
     from vision.pipeline import make_view, search_offsets
 
@@ -377,7 +378,13 @@ def fit_colour_model(
         search_offsets(geometry, config),
         0.5 - BALL_RADIUS if balls else REACH,
     )
-    first = photos[0]
     ring = ring_points(geometry, config.border_out, config.border_step)
-    around = view.sample(view.features(view.warp(first.image, first.homography)), ring)[:, :3]
-    return replace(model, border=tuple(as_vector(c) for c in around))
+    beside = ring_cells(ring, np.array(geometry.centres, dtype=np.float64))
+    border: list[Vector | None] = [None] * len(ring)
+    for photo in photos:
+        free = [i for i in np.flatnonzero(np.array(photo.symbols)[beside] == ".") if border[i] is None]
+        if free:
+            around = view.sample(view.features(view.warp(photo.image, photo.homography)), ring[free])[:, :3]
+            for i, colour in zip(free, around, strict=True):
+                border[i] = as_vector(colour)
+    return replace(model, border=tuple(border))

@@ -17,7 +17,8 @@ texture. In it:
 - ``stones``: for each stone colour shown during calibration, its mean and
   covariance (a stone looks the same wherever it lies).
 - ``border``: the colours of a ring of patches around the board, where an
-  arm reaching in crosses (see :mod:`vision.cover`), or None.
+  arm reaching in crosses (see :mod:`vision.cover`), or None; a patch that
+  calibration never saw free (beside an empty cell) is None.
 - ``empty_around``: on Kaskade boards, each cell's bare look at every point
   a ball is looked for (see :mod:`vision.balls`); None on other boards.
 
@@ -63,7 +64,7 @@ class BoardModel:
     empty_spread: Matrix
     like_spread: Matrix
     stones: dict[str, StoneLook]
-    border: tuple[Vector, ...] | None = None
+    border: tuple[Vector | None, ...] | None = None
     empty_around: tuple[tuple[Vector, ...], ...] | None = None
 
     @property
@@ -100,7 +101,7 @@ class BoardModel:
             },
         }
         if self.border is not None:
-            data["border"] = [[round(v, 4) for v in c] for c in self.border]
+            data["border"] = [None if c is None else [round(v, 4) for v in c] for c in self.border]
         if self.empty_around is not None:
             data["empty_around"] = [[[round(v, 3) for v in c] for c in cell] for cell in self.empty_around]
         return data
@@ -139,7 +140,7 @@ class BoardModel:
                 )
             border = data.get("border")
             if border is not None:
-                border = tuple(_vector(v, "border[]", 3) for v in _list(border, "border"))
+                border = tuple(None if v is None else _vector(v, "border[]", 3) for v in _list(border, "border"))
             around = data.get("empty_around")
             if around is not None:
                 around = tuple(

@@ -25,7 +25,7 @@ from vision.balls import BALL_RADIUS, count_balls
 from vision.board_image import BoardView, colour_of_log
 from vision.cells import CellJudge, Light, light_terms
 from vision.config import VisionConfig
-from vision.cover import covered_cells, crossed_ring, ring_points
+from vision.cover import covered_cells, crossed_ring, ring_cells, ring_points
 from vision.errors import BoardNotFoundError
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
 from vision.model import BoardModel
@@ -128,7 +128,7 @@ class BoardReader:
         )
         self.ring = ring_points(geometry, self.config.border_out, self.config.border_step)
         self.ring_terms = light_terms(self.centres, self.ring)
-        self.ring_cell = np.linalg.norm(self.ring[:, None, :] - self.centres[None, :, :], axis=2).argmin(axis=1)
+        self.ring_cell = ring_cells(self.ring, self.centres)
         """The cell nearest each patch of the ring."""
         self._location: Location | None = None
         self._points: np.ndarray | None = None
@@ -212,7 +212,7 @@ class BoardReader:
             # the field only: the cells' contrast says nothing of how the rim, another surface, answers a lamp
             crossed = crossed_ring(
                 around,
-                np.array(self.model.border),
+                np.array([(np.nan,) * 3 if c is None else c for c in self.model.border], dtype=np.float64),
                 self.ring_terms @ verdicts.light.field,
                 self.config.border_hue,
                 np.isin(np.array(verdicts.symbols)[self.ring_cell], (".", "?")),

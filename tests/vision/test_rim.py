@@ -1,0 +1,60 @@
+"""The ring of patches around the board, where an arm reaching in shows: learned only where it was seen free."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.geometry import parse_geometry
+from tests.vision.synthetic import SIZE
+from vision.config import VisionConfig
+from vision.cover import crossed_ring, ring_cells, ring_points
+from vision.learn import CalibrationPhoto, fit_colour_model
+from vision.locate import MarkerLocator, locate
+from vision.model import BoardModel
+from vision.synth import CLEAN, Renderer, make_scene
+
+
+def test_the_rim_beside_a_calibration_stone_is_left_unknown() -> None:
+    """A stone on an edge cell, seen from the side, leans over the rim: calibration photos of a game under way
+    must not teach the rim the stone's colour. A patch beside a stone in every photo stays unknown; one seen
+    free in any photo is learned."""
+    geometry = parse_geometry("diamond:4")
+    config = VisionConfig()
+    ring = ring_points(geometry, config.border_out, config.border_step)
+    beside = ring_cells(ring, np.array(geometry.centres, dtype=np.float64))
+    edge = sorted(set(beside[: len(beside) // 3].tolist()))
+    layout = tuple("o" if i in edge else ("x" if i % 5 == 0 else ".") for i in range(len(geometry.cells)))
+    renderer = Renderer(make_scene(geometry, 3, CLEAN.with_(hand_probability=0.0, glare_probability=0.0), SIZE))
+    photos = []
+    for seed in (1, 2):
+        image = renderer.render(layout, seed=seed, random_hand=False).image
+        homography = locate(image, geometry, MarkerLocator.default(geometry)).homography
+        photos.append(CalibrationPhoto(image, homography, layout))
+    model = fit_colour_model(geometry, photos, config)
+    assert model.border is not None
+    unknown = [c is None for c in model.border]
+    assert unknown == [layout[cell] != "." for cell in beside]
+    assert any(unknown) and not all(unknown)
+    again = BoardModel.from_dict(json.loads(json.dumps(model.to_dict())))
+    assert again.border is not None
+    assert [c is None for c in again.border] == unknown
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 19), st.floats(0.5, 2.0))
+def test_an_unknown_patch_never_shows_an_arm(start: int, change: float) -> None:
+    """However far a patch calibration never saw free has changed its hue, it tells nothing; the same change on
+    known patches is an arm."""
+    reference = np.tile(np.array([-0.5, -0.6, -0.4]), (20, 1))
+    seen = reference.copy()
+    arm = [start, (start + 1) % 20]
+    seen[arm, 2] -= change
+    free = np.ones(20, dtype=bool)
+    light = np.zeros((20, 3))
+    assert crossed_ring(seen, reference, light, 0.23, free)
+    reference[arm] = np.nan
+    assert not crossed_ring(seen, reference, light, 0.23, free)
