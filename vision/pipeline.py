@@ -199,20 +199,19 @@ class BoardReader:
         features = self.view.features(self.view.warp(image, location.homography))
         seen = self.view.sample(features, points[:, None, :] + self.offsets[None, :, :])
         t2 = time.perf_counter()
-        around = None
-        if self.model.border is not None and len(self.model.border) == len(self.ring):
-            around = self.view.sample(features, self.ring)[:, :3].astype(np.float64)
+        rim = _rim(self.model, len(self.ring))
+        around = None if rim is None else self.view.sample(features, self.ring)[:, :3].astype(np.float64)
         verdicts = self.judge.judge(seen, points, self._light)
         self._seen = self.judge.calibration_look(seen[np.arange(len(points)), verdicts.found], verdicts.light)
         symbols, counts = verdicts.symbols, None
         if self.geometry.kind == "grid":
             symbols, counts = count_balls(verdicts, self.judge, seen)
         crossed = False
-        if around is not None:
+        if rim is not None and around is not None:
             # the field only: the cells' contrast says nothing of how the rim, another surface, answers a lamp
             crossed = crossed_ring(
                 around,
-                np.array([(np.nan,) * 3 if c is None else c for c in self.model.border], dtype=np.float64),
+                rim,
                 self.ring_terms @ verdicts.light.field,
                 self.config.border_hue,
                 np.isin(np.array(verdicts.symbols)[self.ring_cell], (".", "?")),
@@ -251,6 +250,14 @@ class BoardReader:
             self._points = pose.tops(self.centres, self.model.height)
             self._points_for = np.array(homography, copy=True)
         return self._points
+
+
+def _rim(model: BoardModel, patches: int) -> np.ndarray | None:
+    """The model's ring around the board (M×3 log colours, NaN where unknown), or None when it has none for this
+    ring."""
+    if model.border is None or len(model.border) != patches:
+        return None
+    return np.array([(np.nan,) * 3 if c is None else c for c in model.border], dtype=np.float64)
 
 
 def _lab(log_colour: np.ndarray) -> np.ndarray:
