@@ -34,13 +34,14 @@ class VisionConfig:
         log colour) beyond what calibration measured.
         ``min_confidence``: below this posterior a cell reads ``?``.
         ``outlier``: a cell further than this (in spreads) from every class
-        is unexplained: something covers it.
-        ``odd`` and ``odd_group``: so do ``odd_group`` neighbouring cells each
-        further than ``odd`` (see :mod:`vision.cover`).
+        is unexplained: its read is no sure example of its class.
+        ``odd`` and ``odd_group``: something covers ``odd_group`` or more
+        neighbouring cells each further than ``odd`` (see :mod:`vision.cover`).
 
     Covered (:mod:`vision.cover`)
         ``border_out``: the ring of patches around the board lies this many
-        board units beyond the cells' bounding box, one patch every
+        board units beyond the playing area's bounding box (the squares, or
+        the lines of a board of points), one patch every
         ``border_step``; ``border_hue``: a patch whose channels change against
         each other by more than this (log colour) beyond the light is crossed.
 

@@ -4,13 +4,15 @@ Two signs, both read against what calibration saw, in this frame's light:
 
 - a hand is large: where neighbouring cells, at least ``odd_group`` of them,
   are each explained poorly (beyond ``odd`` spreads: neither the bare board
-  near their point nor any stone, see :mod:`vision.cells`), or one cell is
-  explained by nothing at all (beyond ``outlier`` spreads), something lies
+  near their point nor any stone, see :mod:`vision.cells`), something lies
   over the board. Pale skin over a pale board comes near the board's
   colour, and over a dark square near a lamp's glare, but never as near as
-  the bare board comes, cell after cell;
+  the bare board comes, cell after cell. One odd cell alone is no hand: a
+  real board has cells of its own that a lamp's sheen or a speck moves far
+  from what calibration saw;
 - an arm reaching for a cell crosses the board's rim, however thin the
-  fingers the cells see. A ring of patches just outside the cells is read
+  fingers the cells see. A ring of patches on the board's margin, just
+  outside its playing area, is read
   every frame: skin and sleeves move the colour channels against each other
   (a hue), while a change of light, a shadow or glare moves them together.
   Two neighbouring patches of the ring whose hue changed by more than
@@ -28,20 +30,17 @@ import math
 
 import numpy as np
 
-from referee.geometry import Geometry
+from referee.geometry import Geometry, Layout
 from vision.surface import lit_surface
 
 CLIPPED_LOG = math.log(0.98 + 0.06)
 """A channel at least this bright (log colour) is clipped by the camera and tells no hue."""
 
 
-def covered_cells(
-    distance: np.ndarray, neighbours: tuple[tuple[int, ...], ...], outlier: float, odd: float, group: int
-) -> np.ndarray:
-    """The cells (indices) something covers: each cell beyond ``outlier`` spreads from every class, and every
-    group of at least ``group`` neighbouring cells each beyond ``odd`` (``distance``: N, see
-    :class:`~vision.cells.CellVerdicts`)."""
-    covered = set(np.flatnonzero(distance > outlier).tolist())
+def covered_cells(distance: np.ndarray, neighbours: tuple[tuple[int, ...], ...], odd: float, group: int) -> np.ndarray:
+    """The cells (indices) something covers: every group of at least ``group`` neighbouring cells each beyond
+    ``odd`` spreads from every class (``distance``: N, see :class:`~vision.cells.CellVerdicts`)."""
+    covered: set[int] = set()
     hot = set(np.flatnonzero(distance > odd).tolist())
     while hot:
         stack = [hot.pop()]
@@ -59,9 +58,14 @@ def covered_cells(
 
 
 def ring_points(geometry: Geometry, out: float, step: float) -> np.ndarray:
-    """Points (M×2) every ``step`` or less along the rectangle ``out`` board units around the cells' bounding
-    box, in order around it."""
-    vertices = np.array([v for cell in geometry.cells for v in geometry.polygon(cell)], dtype=np.float64)
+    """Points (M×2) every ``step`` or less along the rectangle ``out`` board units around the playing area's
+    bounding box, in order around it: on the board's own margin. The playing area is what the board shows:
+    its squares or hexagons, or on a board of points (Go) the lines through them, whose margin beyond the
+    edge lines is often under a pitch wide."""
+    if geometry.layout is Layout.POINT:
+        vertices = np.array(geometry.centres, dtype=np.float64)
+    else:
+        vertices = np.array([v for cell in geometry.cells for v in geometry.polygon(cell)], dtype=np.float64)
     (x0, y0), (x1, y1) = vertices.min(axis=0) - out, vertices.max(axis=0) + out
     corners = np.array([(x0, y0), (x1, y0), (x1, y1), (x0, y1)])
     points: list[np.ndarray] = []

@@ -58,3 +58,13 @@ def test_an_unknown_patch_never_shows_an_arm(start: int, change: float) -> None:
     assert crossed_ring(seen, reference, light, 0.23, free)
     reference[arm] = np.nan
     assert not crossed_ring(seen, reference, light, 0.23, free)
+
+
+def test_the_ring_lies_on_the_boards_margin() -> None:
+    """Beyond what the board shows: its squares, or on a board of points (Go) the lines through them, whose
+    margin is often under a pitch wide."""
+    out = VisionConfig().border_out
+    for spec, reach in (("points:9x9", (0.0, 8.0)), ("grid:6x6", (0.0, 6.0)), ("diamond:4", (0.0, 4.0))):
+        ring = ring_points(parse_geometry(spec), out, 0.5)
+        low, high = reach
+        assert np.isclose(ring.min(), low - out) and np.isclose(ring.max(), high + out), spec
