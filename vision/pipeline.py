@@ -219,7 +219,6 @@ class BoardReader:
         covered = covered_cells(
             verdicts.distance,
             self.geometry.neighbours_ix,
-            self.config.outlier,
             self.config.odd,
             self.config.odd_group,
         )
