@@ -105,6 +105,9 @@ class LiveGame:
         self._camera: tuple[int, bytes] | None = None
         self._camera_cond = threading.Condition()
         self._link = ""
+        self._hub = ""
+        self.on_snapshot: Callable[[Snapshot], None] | None = None
+        """Called with every new snapshot (a publisher to a hub follows the game by it); it must not block."""
         self.keep_jpeg = False
         self.on_ply: Callable[[int, str], None] | None = None
         self.left_unfinished: GameRow | None = None
@@ -497,11 +500,14 @@ class LiveGame:
             occluded=self._occluded,
             frames=self._frames,
             link=self._link,
+            hub=self._hub,
         )
 
     def _publish(self) -> Snapshot:
         self._snapshot = self._build_snapshot()
         self.broadcaster.publish(encode_event(json.dumps(self._snapshot.to_json()), "snapshot"))
+        if self.on_snapshot is not None:
+            self.on_snapshot(self._snapshot)
         return self._snapshot
 
     def snapshot(self) -> Snapshot:
@@ -513,6 +519,13 @@ class LiveGame:
         with self._lock:
             if words != self._link:
                 self._link = words
+                self._publish()
+
+    def set_hub(self, words: str) -> None:
+        """How publishing to the event's hub is doing, in plain words for the page (empty while it goes well)."""
+        with self._lock:
+            if words != self._hub:
+                self._hub = words
                 self._publish()
 
     def unsaved_plies(self) -> list[str]:
