@@ -4,7 +4,8 @@ Under ``cascade/EVENT/BOARD/`` a board publishes
 
 - ``state`` (retained): the board now: game, board, players, position, score,
   turn, alerts, result, and ``seq``, the number of the game's latest journal
-  entry the board has sent, so a hub that has less knows it missed some;
+  entry the board has sent, so a hub that has less knows it missed some
+  (``recent`` says the same of the board's last few earlier games);
 - ``journal``: one message per journal entry (:mod:`companion.journal`):
   the start, each accepted ply, each undo, each correction, the result, each
   numbered within its game (``seq`` from 1);
@@ -94,6 +95,8 @@ class BoardState:
     plies: int = 0
     link: str = ""
     sent_at: float = 0.0
+    recent: tuple[tuple[str, int], ...] = ()
+    """The board's earlier games (key, latest entry sent), newest first: a hub checks it holds them whole."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +141,7 @@ def encode(message: Message) -> bytes:
             "plies": message.plies,
             "link": message.link,
             "sent_at": message.sent_at,
+            "recent": [[key, seq] for key, seq in message.recent],
         }
     else:
         data = {"v": VERSION, "board": message.board, "game": message.game, "from": message.start}
@@ -187,6 +191,16 @@ def decode(topic: str, payload: bytes) -> Message:
             plies=_count(data, "plies", 0),
             link=_text(data, "link", ""),
             sent_at=_seconds(data.get("sent_at")),
+            recent=tuple(
+                (item[0][:100], item[1])
+                for item in _list(data, "recent")[:20]
+                if isinstance(item, list)
+                and len(item) == 2
+                and isinstance(item[0], str)
+                and isinstance(item[1], int)
+                and not isinstance(item[1], bool)
+                and item[1] >= 0
+            ),
         )
     if kind == "resend":
         return ResendRequest(board, game, _count(data, "from", 1))

@@ -51,6 +51,10 @@ WINDOW = 32
 """Journal entries handed to the link and not yet acknowledged, at most (the rest waits in the store)."""
 MARK_EVERY_S = 1.0
 STATE_EVERY_S = 0.2
+RECENT_GAMES = 5
+"""How many of its earlier games a board's state lists with their last entry sent, so a hub can notice a lost
+tail of a game the board has left behind."""
+FROM = "#from"
 GRACE_S = 3.0
 """How long the link may be down before the page says so (a reconnection is not news)."""
 
@@ -93,6 +97,7 @@ class Publisher:
         self._down_wall = time.time()
         self._marked_at = time.monotonic()
         self._keys: dict[int, str] = {}
+        self._from_game = 0
         self._marks = self._first_marks()
         link.on_connect = self._connected
         link.on_disconnect = self._lost
@@ -162,7 +167,7 @@ class Publisher:
             return
         if isinstance(request, ResendRequest) and request.board == self.url.board:
             game_id = _game_number(request.game)
-            if game_id is not None:
+            if game_id is not None and self._is_ours(game_id, request.game):
                 with self._lock:
                     self._resends.append((game_id, request.start))
                 self._wake.set()
@@ -240,6 +245,10 @@ class Publisher:
         game_id = int(snapshot.game_id or 0)
         with self._lock:
             seq = max(self._handed.get(game_id, 0), self._marks.get(game_id, 0))
+            earlier = sorted(
+                {g for g in (*self._handed, *self._marks) if self._from_game <= g < game_id}, reverse=True
+            )[:RECENT_GAMES]
+            recent = tuple((g, max(self._handed.get(g, 0), self._marks.get(g, 0))) for g in earlier)
         row = self.store.game(game_id)
         return BoardState(
             board=self.url.board,
@@ -258,11 +267,18 @@ class Publisher:
             plies=len([m for m in snapshot.moves if not m.endswith("…")]),
             link=snapshot.link,
             sent_at=time.time(),
+            recent=tuple((self._key(g), seq) for g, seq in recent if seq),
         )
 
     def _message_of(self, entry: Entry) -> JournalMessage:
         key = self._key(entry.game_id)
         return JournalMessage(self.url.board, key, entry.seq, entry.kind, entry.body, entry.written_at)
+
+    def _is_ours(self, game_id: int, key: str) -> bool:
+        try:
+            return self._key(game_id) == key
+        except CompanionError:
+            return False
 
     def _key(self, game_id: int) -> str:
         if game_id not in self._keys:
@@ -272,17 +288,24 @@ class Publisher:
     # -- bookkeeping ------------------------------------------------------------------------------
 
     def _first_marks(self) -> dict[int, int]:
-        """How far each game was acknowledged; on a first publication, the ended games count as sent."""
+        """How far each game was acknowledged; on a first publication, the ended games count as sent.
+
+        The first game published is remembered beside the marks (as the
+        destination ``…#from``), so that the state lists only published games.
+        """
         marks = self.store.sent_marks(self.destination)
-        if marks:
-            return marks
+        first = self.store.sent_marks(self.destination + FROM)
         games = self.store.games()
-        old = {g.id: self.store.last_entry(g.id) for g in games if not g.is_open}
-        old = {game: seq for game, seq in old.items() if seq}
-        if games and not old:
-            old = {games[0].id: 0}  # mark the destination as known, with nothing sent
-        self.store.mark_sent(self.destination, old)
-        return dict(old)
+        if not first and games:
+            opened = [g.id for g in games if g.is_open]
+            start = min(opened) if opened else games[-1].id + 1
+            old = {g.id: self.store.last_entry(g.id) for g in games if not g.is_open and g.id < start}
+            self.store.mark_sent(self.destination, {game: seq for game, seq in old.items() if seq})
+            first = {start: 0} if opened else {games[-1].id: 1}  # (a game, 1): from the game after it
+            self.store.mark_sent(self.destination + FROM, first)
+            marks = self.store.sent_marks(self.destination)
+        self._from_game = sum(next(iter(first.items()))) if first else 0
+        return marks
 
     def _save_marks(self) -> None:
         with self._lock:

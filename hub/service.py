@@ -6,9 +6,10 @@ and ``.../journal``), feeds journal messages to the :class:`~hub.recorder.Record
 boards' retained states and the store, and publishes each changed view to
 the page's viewers as a Server-Sent Event. It asks a board again
 (``cascade/EVENT/BOARD/resend``) for what it misses: entries waiting for an
-earlier one at once, and entries the board's state says it sent when they
-have not come within :data:`BEHIND_GRACE_S`; the page shows a board that
-stays behind. Everything runs on the link's thread and one checker thread.
+earlier one at once, and entries the board's state says it sent (of its
+current game and of its last few earlier ones) when they have not come
+within :data:`BEHIND_GRACE_S`; the page shows a board that stays behind.
+Everything runs on the link's thread and one checker thread.
 """
 
 from __future__ import annotations
@@ -98,6 +99,7 @@ class Hub:
         self._views: dict[str, BoardView] = {}
         self._behind_since: dict[tuple[str, str], float] = {}
         self._asked: dict[tuple[str, str], float] = {}
+        self._known: dict[tuple[str, str], int] = {}
         self._stop = threading.Event()
         self._checker = threading.Thread(target=self._check_loop, name="hub-checker", daemon=True)
         self._load_views()
@@ -162,7 +164,8 @@ class Hub:
         if not applied:
             return None
         last = applied[-1]
-        self._behind_since.pop(key, None)
+        if self.recorder.missing(*key, known=self._known.get(key, 0)) is None:
+            self._behind_since.pop(key, None)
         if view.game != message.game and not _is_older(message.game, view.game):
             view = replace(view, game=message.game)
         if view.game == message.game:
@@ -187,8 +190,11 @@ class Hub:
             applied = self.recorder.next_seq(*key) - 1
             view = replace(view, game=state.game, game_id=game_id, applied=applied, moves=moves)
         view = replace(view, state=state, heard=time.time())
-        if self.recorder.missing(*key, known=state.seq) is not None:
-            self._behind_since.setdefault(key, time.monotonic())
+        for game, seq in ((state.game, state.seq), *state.recent):
+            known = (state.board, game)
+            self._known[known] = max(self._known.get(known, 0), seq)
+            if self.recorder.missing(*known, known=seq) is not None:
+                self._behind_since.setdefault(known, time.monotonic())
         self._views[state.board] = view
         return view
 
@@ -197,9 +203,7 @@ class Hub:
     def _ask(self, key: tuple[str, str], force: bool) -> None:
         """Ask a board for a game's entries from the first one missing (at most every ASK_EVERY_S)."""
         board, game = key
-        view = self._views.get(board)
-        known = view.state.seq if view and view.state and view.state.game == game else 0
-        start = self.recorder.missing(board, game, known)
+        start = self.recorder.missing(board, game, self._known.get(key, 0))
         if start is None:
             self._behind_since.pop(key, None)
             return

@@ -110,6 +110,7 @@ SAMPLES = {
             2,
             "",
             1777000000.5,
+            (("2@s", 40), ("1@r", 33)),
         ),
     ),
     "resend": ("cascade/ev/7/resend", ResendRequest("7", "3@t", 4)),
