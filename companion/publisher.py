@@ -93,6 +93,7 @@ class Publisher:
         self._state_due: float | None = None
         self._handed: dict[int, int] = {}
         self._fresh = False
+        self._heard = False  # True once the link has connected or failed to, at least once
         self._down_since: float | None = time.monotonic()
         self._down_wall = time.time()
         self._marked_at = time.monotonic()
@@ -117,9 +118,13 @@ class Publisher:
         self._wake.set()
 
     def close(self, timeout_s: float = 2.0) -> None:
-        """Send what can still be sent within ``timeout_s``, record what was acknowledged, disconnect."""
+        """Send what can still be sent within ``timeout_s``, record what was acknowledged, disconnect.
+
+        A link still making its first connection is waited for (up to
+        ``timeout_s``); one known to be down is not.
+        """
         deadline = time.monotonic() + timeout_s
-        while self.link.connected and time.monotonic() < deadline and (self._pending() or self._order):
+        while time.monotonic() < deadline and (self.link.connected or not self._heard) and self._unsent():
             self._wake.set()
             time.sleep(0.02)
         self._stop.set()
@@ -133,12 +138,14 @@ class Publisher:
     # -- the link's callbacks (on the link's thread) --------------------------------------------
 
     def _connected(self) -> None:
+        self._heard = True
         with self._lock:
             self._fresh = True
             self._down_since = None
         self._wake.set()
 
     def _lost(self, words: str) -> None:
+        self._heard = True
         with self._lock:
             if self._down_since is None:
                 self._down_since = time.monotonic()
@@ -313,10 +320,11 @@ class Publisher:
         self._marked_at = time.monotonic()
         self.store.mark_sent(self.destination, marks)
 
-    def _pending(self) -> bool:
+    def _unsent(self) -> bool:
+        """True while some entry waits to be handed to the link or acknowledged by the broker."""
         with self._lock:
-            after = self._after
-        return bool(self.store.unsent(self.destination, after, 1))
+            after, flying = self._after, bool(self._order)
+        return flying or bool(self._acks) or bool(self.store.unsent(self.destination, after, 1))
 
     def _status(self) -> str:
         with self._lock:
