@@ -10,6 +10,7 @@ as a power cut of the club's server would.
 
 from __future__ import annotations
 
+import getpass
 import shutil
 import signal
 import socket
@@ -19,7 +20,8 @@ from pathlib import Path
 
 from hub.errors import MosquittoMissingError
 
-CONFIG = """listener {port} 127.0.0.1
+CONFIG = """user {user}
+listener {port} 127.0.0.1
 allow_anonymous true
 persistence true
 persistence_location {folder}/
@@ -59,7 +61,8 @@ class Mosquitto:
         self.folder.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.config = self.folder / "mosquitto.conf"
-        self.config.write_text(CONFIG.format(port=self.port, folder=self.folder), encoding="utf-8")
+        user = getpass.getuser()  # as root, Mosquitto would become "mosquitto", who cannot write this folder
+        self.config.write_text(CONFIG.format(user=user, port=self.port, folder=self.folder), encoding="utf-8")
         self._process: subprocess.Popen[bytes] | None = None
 
     @property

@@ -4,7 +4,8 @@
 and ``.../journal``), feeds journal messages to the :class:`~hub.recorder.Recorder`
 (each applied once, in order), keeps a :class:`BoardView` per board from the
 boards' retained states and the store, and publishes each changed view to
-the page's viewers as a Server-Sent Event. It asks a board again
+the page's viewers as a Server-Sent Event (``board``; entries of a board's
+earlier game, caught up after a fault, as an ``applied`` event). It asks a board again
 (``cascade/EVENT/BOARD/resend``) for what it misses: entries waiting for an
 earlier one at once, and entries the board's state says it sent (of its
 current game and of its last few earlier ones) when they have not come
@@ -142,17 +143,21 @@ class Hub:
         except CompanionError:
             self.counts["bad"] += 1
             return
+        late: dict[str, Any] | None = None
         with self._lock:
             if isinstance(message, JournalMessage):
-                changed = self._journal(message)
+                changed, late = self._journal(message)
             elif isinstance(message, BoardState):
                 changed = self._state(message)
             else:
                 return
         if changed is not None:
             self.broadcaster.publish(encode_event(json.dumps(changed.to_json()), "board"))
+        if late is not None:  # a board's earlier game caught up: not on the page, but followers may count it
+            self.broadcaster.publish(encode_event(json.dumps(late), "applied"))
 
-    def _journal(self, message: JournalMessage) -> BoardView | None:
+    def _journal(self, message: JournalMessage) -> tuple[BoardView | None, dict[str, Any] | None]:
+        """Apply a message; the board's changed view, or what was applied of an earlier game of the board."""
         outcomes = self.recorder.apply(message)
         for outcome in outcomes:
             self.counts[outcome.status] += 1
@@ -162,17 +167,17 @@ class Hub:
             self._ask(key, force=False)
         view = self._views.get(message.board, BoardView(message.board))
         if not applied:
-            return None
+            return None, None
         last = applied[-1]
         if self.recorder.missing(*key, known=self._known.get(key, 0)) is None:
             self._behind_since.pop(key, None)
         if view.game != message.game and not _is_older(message.game, view.game):
             view = replace(view, game=message.game)
-        if view.game == message.game:
-            view = self._with_progress(view, last)
-        view = replace(view, heard=time.time())
+        if view.game != message.game:
+            return None, {"board": message.board, "game": message.game, "applied": last.seq, "at": last.at}
+        view = replace(self._with_progress(view, last), heard=time.time())
         self._views[message.board] = view
-        return view
+        return view, None
 
     def _with_progress(self, view: BoardView, last: Outcome) -> BoardView:
         game_id = last.game_id
