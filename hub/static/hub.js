@@ -29,7 +29,7 @@ function applyBoard(view) {
   setText(root, ".black", view.black || "Black");
   setText(root, ".score", Object.entries(view.score).map(([name, value]) => name + " " + value).join("  "));
   setText(root, ".turn", view.result ? "Game over: " + view.result : view.turn);
-  setText(root, ".plies", view.moves.length + " plies");
+  setText(root, ".plies", view.moves.length + (view.moves.length === 1 ? " ply" : " plies"));
   setText(root, ".message", view.message);
   if (root.dataset.single) {
     setList(root.querySelector(".alerts"), view.alerts.concat(view.behind ? [view.behind] : []));
