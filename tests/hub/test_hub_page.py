@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import threading
 import time
 
@@ -176,3 +177,16 @@ def test_feed_and_standings_are_pure():
 
     assert shown_until(datetime(2026, 5, 1, 20, 0, tzinfo=UTC), 15) == "2026-05-01T19:45:00.000+00:00"
     assert callable(feed_game)
+
+
+def test_a_follower_gets_each_games_record_as_an_event(event):
+    hub, _, _ = event
+    response = create_hub_app(hub).test_client().get("/feed/follow", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunks = iter(response.response)
+    first = next(chunks)
+    first = first.decode() if isinstance(first, bytes) else first
+    assert first.startswith("event: record\n")
+    data = json.loads("".join(line[6:] for line in first.splitlines() if line.startswith("data: ")))
+    assert data["game"] == 1 and '[Table "1"]' in data["record"]
+    response.close()
