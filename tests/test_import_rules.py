@@ -92,7 +92,7 @@ def test_serial_is_imported_only_by_the_link() -> None:
 def test_the_command_line_starts_without_heavy_libraries() -> None:
     probe = (
         "import sys; from companion.cli import build_parser; build_parser(); "
-        "print(sorted({'cv2', 'numpy', 'flask', 'serial', 'gpiozero', 'paho', 'hub'} & set(sys.modules)))"
+        "print(sorted({'cv2', 'numpy', 'flask', 'serial', 'gpiozero', 'paho'} & set(sys.modules)))"
     )
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]", f"cascade --help loads {result.stdout.strip()}: import them inside run()"
