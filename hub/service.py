@@ -96,6 +96,8 @@ class Hub:
         self.recorder = Recorder(store, event)
         self.broadcaster = Broadcaster(queue_size=VIEWER_QUEUE)
         self.counts: Counter[str] = Counter()
+        self.behind_grace_s = BEHIND_GRACE_S
+        self.show_behind_s = SHOW_BEHIND_S
         self._lock = threading.RLock()
         self._views: dict[str, BoardView] = {}
         self._behind_since: dict[tuple[str, str], float] = {}
@@ -229,13 +231,13 @@ class Hub:
         changed: list[BoardView] = []
         with self._lock:
             for key, since in list(self._behind_since.items()):
-                if now - since < BEHIND_GRACE_S:
+                if now - since < self.behind_grace_s:
                     continue
                 self._ask(key, force=False)
                 view = self._views.get(key[0])
                 if key not in self._behind_since or view is None:
                     continue
-                if now - since >= SHOW_BEHIND_S and not view.behind and view.game == key[1]:
+                if now - since >= self.show_behind_s and not view.behind and view.game == key[1]:
                     wanted = self.recorder.next_seq(*key)
                     words = f"board {key[0]}: changes from number {wanted} on have not arrived; asked the board again"
                     self._views[key[0]] = replace(view, behind=words)

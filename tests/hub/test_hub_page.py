@@ -190,3 +190,28 @@ def test_a_follower_gets_each_games_record_as_an_event(event):
     data = json.loads("".join(line[6:] for line in first.splitlines() if line.startswith("data: ")))
     assert data["game"] == 1 and '[Table "1"]' in data["record"]
     response.close()
+
+
+def test_a_board_whose_changes_do_not_come_is_asked_again_and_shown_behind(tmp_path):
+    from companion.hub_messages import BoardState, ResendRequest, decode, state_topic
+
+    broker = MemoryBroker()
+    asked = []
+    board = broker.link("board")
+    board.on_message = lambda topic, payload: asked.append(decode(topic, payload))
+    board.subscribe(["cascade/ev/9/resend"])
+    board.start()
+    with Store(tmp_path / "hub.sqlite3", refuse_damage=False) as store:
+        hub = Hub(store, "ev", broker.link("hub"))
+        hub.behind_grace_s = hub.show_behind_s = 0.0
+        hub.start()
+        state = BoardState("9", "4@t", "cascade", "diamond:4", 6, recent=(("3@t", 20),))
+        board.publish(state_topic("ev", "9"), encode(state), retain=True)
+        until(lambda: hub.view("9") is not None and hub.view("9").behind)
+        assert "changes from number 1 on have not arrived" in hub.view("9").behind
+        until(lambda: {r.game for r in asked} == {"4@t", "3@t"})
+        assert all(isinstance(r, ResendRequest) and r.start == 1 for r in asked)
+        page = create_hub_app(hub).test_client().get("/").get_data(as_text=True)
+        assert "board 9: changes from number 1 on have not arrived" in page
+        hub.close()
+    broker.close()
