@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from companion.broker_url import BrokerUrl
 from companion.live import LiveGame
 from companion.runner import CameraLoop, Steadier
 from companion.scenario import Script, script_game
@@ -64,11 +65,13 @@ def start_demo(
     port: int = 0,
     games: int | None = None,
     camera: bool | None = None,
+    publish: BrokerUrl | None = None,
 ) -> Session:
     """Start a demo session in ``folder`` (the store goes there); ``games``: stop after that many.
 
     ``camera``: film the table (True), feed its boards directly (False), or
-    film it when the vision package can (None).
+    film it when the vision package can (None). ``publish``: also send the
+    games to the event's hub through this broker.
     """
     from hardware import KeptMatrix
     from hardware.awaited import open_leds_awaiting
@@ -87,6 +90,8 @@ def start_demo(
         store.close()
         raise
     session.filmed = filmed
+    if publish is not None:
+        session.publish_to(publish)
     play_script = _filmed(live, table, fps) if table is not None else _direct(live, fps)
 
     def play(stop: threading.Event) -> None:

@@ -105,8 +105,13 @@ class LiveGame:
         self._camera: tuple[int, bytes] | None = None
         self._camera_cond = threading.Condition()
         self._link = ""
+        self._hub = ""
+        self.on_snapshot: Callable[[Snapshot], None] | None = None
+        """Called with every new snapshot (a publisher to a hub follows the game by it); it must not block."""
         self.keep_jpeg = False
         self.on_ply: Callable[[int, str], None] | None = None
+        self.players: dict[str, str] = {}
+        """Headers every new game of this board starts with (the players' names)."""
         self.left_unfinished: GameRow | None = None
         """The store's open game of other rules, closed unfinished when this one started (None: there was none)."""
         self.on_notice: Callable[[str], None] | None = None
@@ -135,13 +140,16 @@ class LiveGame:
                 move = position.play(stored.ply)
                 moves.append(move)
                 position = move.position
-            return cls(start, store, open_game.id, leds, moves, broadcaster, backlog)
+            resumed = cls(start, store, open_game.id, leds, moves, broadcaster, backlog)
+            resumed.players = dict(headers or {})
+            return resumed
         if open_game is not None:
             backlog.end_game(open_game.id, "*")
         all_headers = {**rules.headers(), **dict(headers or {})}
         game_id = backlog.new_game(rules.game, rules.spec, all_headers)
         live = cls(start, store, game_id, leds, (), broadcaster, backlog)
         live.left_unfinished = open_game
+        live.players = dict(headers or {})
         return live
 
     # -- what the game is --------------------------------------------------------------------
@@ -320,7 +328,7 @@ class LiveGame:
         elif not self.position.is_over and not self._moves:
             return "A new game is already open: make the first move"
         rules = self._start.rules
-        self.game_id = self.backlog.new_game(rules.game, rules.spec, rules.headers())
+        self.game_id = self.backlog.new_game(rules.game, rules.spec, {**rules.headers(), **self.players})
         self._moves = []
         self._tentative = None
         self._undo_to = None
@@ -497,11 +505,14 @@ class LiveGame:
             occluded=self._occluded,
             frames=self._frames,
             link=self._link,
+            hub=self._hub,
         )
 
     def _publish(self) -> Snapshot:
         self._snapshot = self._build_snapshot()
         self.broadcaster.publish(encode_event(json.dumps(self._snapshot.to_json()), "snapshot"))
+        if self.on_snapshot is not None:
+            self.on_snapshot(self._snapshot)
         return self._snapshot
 
     def snapshot(self) -> Snapshot:
@@ -513,6 +524,13 @@ class LiveGame:
         with self._lock:
             if words != self._link:
                 self._link = words
+                self._publish()
+
+    def set_hub(self, words: str) -> None:
+        """How publishing to the event's hub is doing, in plain words for the page (empty while it goes well)."""
+        with self._lock:
+            if words != self._hub:
+                self._hub = words
                 self._publish()
 
     def unsaved_plies(self) -> list[str]:

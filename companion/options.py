@@ -109,3 +109,23 @@ def game_number(text: str) -> int:
             f"must be a game's number, like 3 (`cascade games` lists them), not {shown(text)}"
         )
     return value
+
+
+def board_broker(text: str) -> object:
+    """A ``type=`` for where a board publishes: ``mqtt://HOST[:PORT]/EVENT/BOARD`` (a BrokerUrl)."""
+    from companion.broker_url import BrokerUrlError, parse_broker_url
+
+    try:
+        return parse_broker_url(text, board=True)
+    except BrokerUrlError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def event_broker(text: str) -> object:
+    """A ``type=`` for where a hub listens: ``mqtt://HOST[:PORT]/EVENT`` (a BrokerUrl)."""
+    from companion.broker_url import BrokerUrlError, parse_broker_url
+
+    try:
+        return parse_broker_url(text, board=False)
+    except BrokerUrlError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None

@@ -77,7 +77,8 @@ def start_run(args: argparse.Namespace) -> Session:
     try:
         leds = KeptMatrix(open_leds_awaiting(args.leds, geometry, profile_led_map(profile, geometry), say=_say_run))
         buttons = open_buttons(args.buttons)
-        live = LiveGame.start_or_resume(rules.start(), store, leds=leds)
+        players = {key: name for key, name in (("White", args.white), ("Black", args.black)) if name}
+        live = LiveGame.start_or_resume(rules.start(), store, leds=leds, headers=players)
         live.keep_jpeg = bool(args.jpeg)
         live.on_ply = _say_ply
         camera = open_camera(args.camera, live.position, args.fps)
@@ -92,6 +93,8 @@ def start_run(args: argparse.Namespace) -> Session:
         raise
     session.extra_closers.append(buttons.close)
     session.extra_closers.append(camera.close)
+    if args.publish is not None:
+        session.publish_to(args.publish)
 
     def watch(stop: object) -> None:
         loop.run(camera.frames, stop, fps=camera.fps, image_of=camera.image_of, buttons_of=camera.buttons_of)  # type: ignore[arg-type]

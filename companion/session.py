@@ -25,12 +25,17 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from companion.broker_url import BrokerUrl
 from companion.live import LiveGame
+from companion.mqtt_link import Link
 from companion.store import Store
 from companion.web.app import Server, create_app, new_token, serve
 from hardware.kept import KeptMatrix, LinkState
+
+if TYPE_CHECKING:
+    from companion.publisher import Publisher
 
 
 @dataclass(frozen=True)
@@ -66,11 +71,28 @@ class Session:
         self.worker_error: BaseException | None = None
         self.extra_closers: list[Callable[[], object]] = []
         self.filmed = True  # False when readings come straight from a script, not from camera frames
+        self.publisher: Publisher | None = None
         if live.on_notice is None:
             live.on_notice = lambda words: self.say(words)
         if isinstance(leds, KeptMatrix):
             leds.on_change = self._link_changed
             live.set_link(leds.state.words)
+
+    def publish_to(self, url: BrokerUrl, link: Link | None = None) -> Publisher:
+        """Publish the game to the event's hub through the broker of ``url`` (paho-mqtt unless ``link`` is given).
+
+        Nothing waits for the broker: it is connected to in the background, and
+        while it cannot be reached the page says so and the game goes on.
+        """
+        from companion.publisher import Publisher, open_publisher
+
+        publisher = open_publisher(self.store, url) if link is None else Publisher(self.store, url, link)
+        publisher.on_words = self.live.set_hub
+        self.live.on_snapshot = publisher.notify
+        publisher.start()
+        publisher.notify(self.live.snapshot())
+        self.publisher = publisher
+        return publisher
 
     def _link_changed(self, state: LinkState) -> None:
         """The LED controller went away or came back: the page and the terminal say so."""
@@ -142,6 +164,10 @@ class Session:
         server.start()  # the server notices its stop only every half second: let it, meanwhile
         self.stop_workers()
         self.live.close()
+        if self.publisher is not None:
+            self.live.on_snapshot = None
+            with contextlib.suppress(Exception):  # a broker gone must not keep the rest open
+                self.publisher.close()
         for closer in self.extra_closers:
             with contextlib.suppress(Exception):  # a device already gone must not keep the rest open
                 closer()

@@ -6,7 +6,8 @@ whose turn it is, the pending cells and the cells in error, plain-words
 alerts, the move list, the LED mirror and any offer waiting for a confirm.
 ``link`` says in plain words how the LED controller is doing when it is not
 answering ("LEDs disconnected since 20:31, retrying"), and is empty while it
-answers or when the board has no LEDs. The live game builds one after every change; the page gets it as JSON from
+answers or when the board has no LEDs; ``hub`` likewise says when a board that publishes its game cannot
+reach the broker. The live game builds one after every change; the page gets it as JSON from
 ``GET /api/state`` and as Server-Sent Events.
 """
 
@@ -50,6 +51,7 @@ class Snapshot:
     frames: int = 0
     link: str = ""
     extra: tuple[tuple[str, str], ...] = field(default=())
+    hub: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict: the fields, with score as an object and marks as objects."""
@@ -76,4 +78,5 @@ class Snapshot:
             "frames": self.frames,
             "link": self.link,
             "extra": dict(self.extra),
+            "hub": self.hub,
         }

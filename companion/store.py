@@ -22,6 +22,9 @@ players were shown is on disk; ``cascade run`` resumes the game still open.
   committed before is kept. A damaged file raises a :class:`StoreDamagedError`.
 - Plies are kept as text in the record notation of docs/rules.md, so that a game's
   record is its header plus its plies (see :func:`format_record`).
+- Every change (a game started, a ply, an undo, a correction, a result) is also
+  told in the game's journal, in the same transaction (:mod:`companion.journal`):
+  what a board publishes to a hub, and how a hub's store is checked against it.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
+from companion import journal
 from companion.errors import (
     StoreDamagedError,
     StoreError,
@@ -45,6 +49,7 @@ from companion.errors import (
     StoreWriteError,
     UnknownGameError,
 )
+from companion.journal import Entry
 from companion.store_check import GAME_NAMES, Damage, ply_damage, read_headers, replay_damage, row_damage
 from companion.store_lock import WriterLock
 
@@ -81,6 +86,8 @@ MIGRATIONS: tuple[str, ...] = (
         FOREIGN KEY (game_id, number) REFERENCES plies(game_id, number) ON DELETE CASCADE
     );
     """,
+    # 3: the journal of every game's changes, and how far each destination (a hub's broker) acknowledged it
+    journal.SCHEMA,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -153,10 +160,12 @@ class Store:
 
     ``Store(path)`` opens it to write (creating it, taking the writer's lock,
     refusing a damaged store); ``Store(path, read_only=True)`` opens an
-    existing store to read beside a writer.
+    existing store to read beside a writer. ``refuse_damage=False`` opens to
+    write a store whose games may not replay (a hub's, which keeps what the
+    boards sent, corrections and all).
     """
 
-    def __init__(self, path: str | os.PathLike[str], read_only: bool = False) -> None:
+    def __init__(self, path: str | os.PathLike[str], read_only: bool = False, refuse_damage: bool = True) -> None:
         self.path = Path(path)
         self.read_only = read_only
         self._lock = threading.Lock()
@@ -177,7 +186,7 @@ class Store:
         try:
             self._db = _connect(str(path), read_only)
             self._prepare()
-            if not read_only:
+            if not read_only and refuse_damage:
                 self._refuse_damage()
         except sqlite3.Error as error:
             self.close()
@@ -354,11 +363,15 @@ class Store:
         if game not in GAME_NAMES:
             raise StoreError(f"'{game}' is not a game; use one of {', '.join(GAME_NAMES)}")
         with self._transaction("the new game") as db:
+            at = _now()
             cursor = db.execute(
                 "INSERT INTO games (game, geometry, headers, started_at) VALUES (?, ?, ?, ?)",
-                (game, geometry, json.dumps(dict(headers or {})), _now()),
+                (game, geometry, json.dumps(dict(headers or {})), at),
             )
-            return int(cursor.lastrowid or 0)
+            game_id = int(cursor.lastrowid or 0)
+            body = {"game": game, "geometry": geometry, "headers": dict(headers or {}), "started_at": at}
+            journal.write(db, game_id, "start", body, at)
+            return game_id
 
     def add_ply(self, game_id: int, ply: str, diagram: str = "", jpeg: bytes | None = None) -> int:
         """Commit one accepted ply (durably, before returning); returns its number."""
@@ -366,13 +379,27 @@ class Store:
             self._require_open(db, game_id)
             last = db.execute("SELECT max(number) FROM plies WHERE game_id = ?", (game_id,)).fetchone()[0]
             number = int(last or 0) + 1
+            at = _now()
             db.execute(
                 "INSERT INTO plies (game_id, number, ply, diagram, committed_at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, number, ply, diagram, _now()),
+                (game_id, number, ply, diagram, at),
             )
             if jpeg is not None:
                 db.execute("INSERT INTO ply_images (game_id, number, jpeg) VALUES (?, ?, ?)", (game_id, number, jpeg))
+            journal.write(db, game_id, "ply", {"number": number, "ply": ply, "diagram": diagram}, at)
             return number
+
+    def replace_ply(self, game_id: int, number: int, ply: str, diagram: str = "") -> None:
+        """Correct ply ``number`` of an open game to ``ply`` in place (a correction replaces; it never branches)."""
+        with self._transaction(f"the correction of ply {number} of game {game_id}") as db:
+            self._require_open(db, game_id)
+            changed = db.execute(
+                "UPDATE plies SET ply = ?, diagram = ?, committed_at = ? WHERE game_id = ? AND number = ?",
+                (ply, diagram, _now(), game_id, number),
+            ).rowcount
+            if not changed:
+                raise UnknownGameError(f"game {game_id} has no ply {number} to correct; `cascade games` lists them")
+            journal.write(db, game_id, "correction", {"number": number, "ply": ply, "diagram": diagram}, _now())
 
     def take_back(self, game_id: int, count: int = 1) -> int:
         """Remove the last ``count`` plies of an open game (an undo); returns how many were removed."""
@@ -383,13 +410,18 @@ class Store:
             ).fetchall()
             for (number,) in rows:
                 db.execute("DELETE FROM plies WHERE game_id = ? AND number = ?", (game_id, number))
+            if rows:
+                left = db.execute("SELECT count(*) FROM plies WHERE game_id = ?", (game_id,)).fetchone()[0]
+                journal.write(db, game_id, "undo", {"count": len(rows), "plies": int(left)}, _now())
             return len(rows)
 
     def end_game(self, game_id: int, result: str) -> None:
         """Close a game with its result (``1-0``, ``0-1``, ``1/2-1/2`` or words)."""
         with self._transaction(f"the end of game {game_id}") as db:
             self._require_open(db, game_id)
-            db.execute("UPDATE games SET ended_at = ?, result = ? WHERE id = ?", (_now(), result, game_id))
+            at = _now()
+            db.execute("UPDATE games SET ended_at = ?, result = ? WHERE id = ?", (at, result, game_id))
+            journal.write(db, game_id, "result", {"result": result}, at)
 
     def _require_open(self, db: sqlite3.Connection, game_id: int) -> None:
         row = db.execute("SELECT ended_at FROM games WHERE id = ?", (game_id,)).fetchone()
@@ -455,6 +487,40 @@ class Store:
                 "SELECT jpeg FROM ply_images WHERE game_id = ? AND number = ?", (game_id, number)
             ).fetchone()
         return None if row is None else bytes(row[0])
+
+    def journal(self, game_id: int, after: int = 0, limit: int = -1) -> list[Entry]:
+        """A game's journal entries numbered above ``after``, in order (at most ``limit``; -1: all)."""
+        if self._version < 3:
+            return []
+        with self._reading() as db:
+            return journal.entries(db, game_id, after, limit)
+
+    def last_entry(self, game_id: int) -> int:
+        """The number of a game's latest journal entry (0: none)."""
+        if self._version < 3:
+            return 0
+        with self._reading() as db:
+            return journal.last_seq(db, game_id)
+
+    def unsent(self, destination: str, after: tuple[int, int] = (0, 0), limit: int = 64) -> list[Entry]:
+        """Journal entries after ``(game_id, seq)`` that ``destination`` has not acknowledged, oldest game first."""
+        if self._version < 3:
+            return []
+        with self._reading() as db:
+            return journal.unsent(db, destination, after, limit)
+
+    def sent_marks(self, destination: str) -> dict[int, int]:
+        """How far ``destination`` acknowledged each game's journal (game number -> entry number)."""
+        if self._version < 3:
+            return {}
+        with self._reading() as db:
+            return journal.sent_marks(db, destination)
+
+    def mark_sent(self, destination: str, marks: Mapping[int, int]) -> None:
+        """Record how far ``destination`` acknowledged each game's journal (marks never move back)."""
+        if marks:
+            with self._transaction(f"what {destination} acknowledged") as db:
+                journal.mark_sent(db, destination, marks)
 
     def check(self, game_id: int | None = None) -> tuple[Damage, ...]:
         """The damaged places of the store's rows (see :mod:`companion.store_check`), first damage of each game.

@@ -10,6 +10,7 @@ SYSTEM_PACKAGES=(
     gcc-avr avr-libc binutils-avr                          # the firmware
     simavr libsimavr-dev libsimavrparts1 libelf-dev        # the firmware in simulation
     chromium chromium-driver                               # the browser tests
+    mosquitto                                              # the MQTT broker of the hub's tests
 )
 missing=()
 for package in "${SYSTEM_PACKAGES[@]}"; do
@@ -30,6 +31,6 @@ fi
 echo "== ruff"
 .venv/bin/ruff check .
 echo "== mypy"
-.venv/bin/mypy referee vision hardware firmware_bridge calibration companion
+.venv/bin/mypy referee vision hardware firmware_bridge calibration companion hub
 echo "== pytest"
 .venv/bin/python -m pytest "$@"

@@ -26,7 +26,10 @@ ALLOWED = {
     "calibration": {"numpy", "cv2", "vision", "referee"},
     "firmware_bridge": {"serial"},
     "hardware": {"firmware_bridge", "referee", "serial"},
+    "hub": {"companion", "referee", "flask", "werkzeug", "paho"},
 }
+# The one module of the project that may talk MQTT (paho-mqtt), imported only when a broker is used.
+MQTT_MODULES = {"companion.mqtt_link"}
 # Modules of firmware_bridge that may open a serial port; every other module
 # of that package must work without pyserial.
 SERIAL_MODULES = {"firmware_bridge.link", "firmware_bridge.bench"}
@@ -67,8 +70,8 @@ def test_package_imports_only_what_design_allows(package: str) -> None:
     loaded = loaded_by(modules_of(package)) - {package}
     allowed = ALLOWED[package]
     # numpy and cv2 pull in their own helpers; judge by our packages and the big names
-    ours = {"referee", "vision", "hardware", "firmware_bridge", "calibration", "companion"}
-    watched = ours | {"numpy", "cv2", "serial", "gpiozero", "flask", "werkzeug"}
+    ours = {"referee", "vision", "hardware", "firmware_bridge", "calibration", "companion", "hub"}
+    watched = ours | {"numpy", "cv2", "serial", "gpiozero", "flask", "werkzeug", "paho"}
     assert (loaded & watched) <= allowed, f"{package} imports {sorted((loaded & watched) - allowed)}"
     if package == "referee":
         assert loaded == set(), f"referee must use the standard library only, loaded {sorted(loaded)}"
@@ -89,13 +92,13 @@ def test_serial_is_imported_only_by_the_link() -> None:
 def test_the_command_line_starts_without_heavy_libraries() -> None:
     probe = (
         "import sys; from companion.cli import build_parser; build_parser(); "
-        "print(sorted({'cv2', 'numpy', 'flask', 'serial', 'gpiozero'} & set(sys.modules)))"
+        "print(sorted({'cv2', 'numpy', 'flask', 'serial', 'gpiozero', 'paho'} & set(sys.modules)))"
     )
     result = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]", f"cascade --help loads {result.stdout.strip()}: import them inside run()"
 
 
-PACKAGES = ("referee", "vision", "hardware", "firmware_bridge", "calibration", "companion")
+PACKAGES = ("referee", "vision", "hardware", "firmware_bridge", "calibration", "companion", "hub")
 
 
 def project_modules() -> dict[str, Path]:
@@ -190,3 +193,23 @@ def test_no_module_imports_itself_through_others() -> None:
 def test_the_circle_check_finds_a_circle_hidden_in_a_function() -> None:
     assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
     assert import_circles({"a": {"b"}, "b": set()}) == []
+
+
+def third_party_imports(path: Path) -> set[str]:
+    """The top-level names a module imports anywhere in its source."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.add(node.module.split(".")[0])
+    return found
+
+
+def test_the_companion_never_imports_the_hub_and_only_its_link_talks_mqtt() -> None:
+    for name, path in project_modules().items():
+        imported = third_party_imports(path)
+        if name.split(".")[0] == "companion":
+            assert "hub" not in imported, f"{name} imports the hub: the companion reaches it only by name (cascade hub)"
+        if name not in MQTT_MODULES:
+            assert "paho" not in imported, f"{name} imports paho-mqtt; only {sorted(MQTT_MODULES)} may"

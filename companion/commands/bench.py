@@ -19,6 +19,7 @@ TARGETS = {
     "leds": ("hardware.bench", "time to push a full-board update through each LED driver"),
     "live": ("companion.bench_live", "latency from a drop to the LEDs, frames per second with viewers"),
     "calibration": ("calibration.bench", "guided calibration time, LED map exactness, reading under drifting light"),
+    "hub": ("hub.bench", "an event's round through faults: ply-to-hub-page latency, losses, hub CPU, messages/s"),
 }
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.options import port, positive_number, positive_seconds
+from companion.options import board_broker, port, positive_number, positive_seconds
 
 GAMES = ("cascade", "cascades", "kaskade")
 
@@ -35,6 +35,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--no-camera",
         action="store_true",
         help="feed the table's boards straight to the referee instead of filming them (for a slow machine)",
+    )
+    parser.add_argument(
+        "--publish",
+        type=board_broker,
+        metavar="mqtt://HOST[:PORT]/EVENT/BOARD",
+        help="publish the games to the event's hub through this MQTT broker (docs/hub.md)",
     )
     parser.set_defaults(run=run)
 
@@ -63,6 +69,7 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             camera=False if args.no_camera else None,
+            publish=args.publish,
         )
         urls = session.urls
         how = "filmed by the synthetic camera" if session.filmed else "boards fed straight to the referee, no camera"
@@ -70,6 +77,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"  watch the game:      {urls.page}", flush=True)
         print(f"  with the controls:   {urls.control}", flush=True)
         print(f"  action token:        {urls.token}", flush=True)
+        if session.publisher is not None:
+            print(f"  publishing to:       {session.publisher.destination}", flush=True)
         print("Press Ctrl-C to stop.", flush=True)
         try:
             reason = session.wait(args.duration)

@@ -11,6 +11,8 @@ page and the terminal say "LEDs disconnected since 20:31, retrying", the game
 goes on, and the LEDs show it again as soon as the controller is back. When
 the store cannot be written (a full disk) the game goes on in memory and the
 page says what to do; the plies are saved as soon as the store takes them.
+With ``--publish`` the game also goes to the event's hub (docs/hub.md); a
+broker that cannot be reached costs the game nothing but a line on the page.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.options import port, positive_number, store_path
+from companion.options import board_broker, port, positive_number, store_path
 
 GAMES = ("cascade", "cascades", "kaskade")
 
@@ -60,6 +62,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="frames per second to take from the camera (default: as they come)",
     )
     parser.add_argument("--jpeg", action="store_true", help="keep a JPEG of the board with every accepted ply")
+    parser.add_argument(
+        "--publish",
+        type=board_broker,
+        metavar="mqtt://HOST[:PORT]/EVENT/BOARD",
+        help="publish the game to the event's hub through this MQTT broker (docs/hub.md)",
+    )
+    parser.add_argument("--white", default="", help="the name of the player of white (for the event's standings)")
+    parser.add_argument("--black", default="", help="the name of the player of black")
     parser.set_defaults(run=run)
 
 
@@ -86,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
     print(f"  page:          {urls.page}", flush=True)
     print(f"  with controls: {urls.control}", flush=True)
     print(f"  action token:  {urls.token}", flush=True)
+    if session.publisher is not None:
+        print(f"  publishing to: {session.publisher.destination}", flush=True)
     try:
         reason = session.wait()
     finally:

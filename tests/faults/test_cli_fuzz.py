@@ -32,6 +32,8 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("bench", "live"): [],
     ("bench", "calibration"): [],
     ("bench", "real"): [],
+    ("bench", "hub"): [],
+    ("hub",): ["--broker", "mqtt://127.0.0.1/ev"],
     ("calibrate",): ["--geometry", "diamond:8", "-o", "p.json"],
     ("demo",): [],
     ("diagram",): ["game.rec"],
@@ -52,6 +54,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
 # Commands of the board companion proper whose accepted values must also make sense (see sensible()).
 CHECKED = {
     *{("run",), ("demo",), ("play",), ("export",), ("games",), ("replay",), ("diagram",), ("print-markers",)},
+    ("hub",),
     ("leds", "test"),
 }
 

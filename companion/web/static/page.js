@@ -30,6 +30,9 @@ function apply(state) {
   const link = document.getElementById("link");
   link.textContent = state.link || "";
   link.hidden = !state.link;
+  const hub = document.getElementById("hub");
+  hub.textContent = state.hub || "";
+  hub.hidden = !state.hub;
   setList(document.getElementById("alerts"), state.alerts);
   const moves = [];
   for (let i = 0; i < state.moves.length; i += 2) moves.push(state.moves.slice(i, i + 2).join("   "));
