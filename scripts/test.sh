@@ -30,6 +30,6 @@ fi
 echo "== ruff"
 .venv/bin/ruff check .
 echo "== mypy"
-.venv/bin/mypy referee vision hardware firmware_bridge calibration companion
+.venv/bin/mypy referee engine vision hardware firmware_bridge calibration companion
 echo "== pytest"
 .venv/bin/python -m pytest "$@"
