@@ -28,7 +28,7 @@ from typing import NoReturn
 
 import companion.commands
 
-OUR_PACKAGES = ("referee", "vision", "hardware", "firmware_bridge", "calibration", "companion", "hub")
+OUR_PACKAGES = ("referee", "engine", "vision", "hardware", "firmware_bridge", "calibration", "companion", "hub")
 USER_ERROR_STATUS = 2
 INTERNAL_ERROR_STATUS = 70
 MAX_MESSAGE_CHARS = 1000

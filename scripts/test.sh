@@ -31,6 +31,6 @@ fi
 echo "== ruff"
 .venv/bin/ruff check .
 echo "== mypy"
-.venv/bin/mypy referee vision hardware firmware_bridge calibration companion hub
+.venv/bin/mypy referee engine vision hardware firmware_bridge calibration companion hub
 echo "== pytest"
 .venv/bin/python -m pytest "$@"

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 ALLOWED = {
     "referee": set(),
+    "engine": {"referee"},
     "vision": {"numpy", "cv2", "referee"},
     "calibration": {"numpy", "cv2", "vision", "referee"},
     "firmware_bridge": {"serial"},
@@ -70,11 +71,15 @@ def test_package_imports_only_what_design_allows(package: str) -> None:
     loaded = loaded_by(modules_of(package)) - {package}
     allowed = ALLOWED[package]
     # numpy and cv2 pull in their own helpers; judge by our packages and the big names
-    ours = {"referee", "vision", "hardware", "firmware_bridge", "calibration", "companion", "hub"}
+    ours = {"referee", "engine", "vision", "hardware", "firmware_bridge", "calibration", "companion", "hub"}
     watched = ours | {"numpy", "cv2", "serial", "gpiozero", "flask", "werkzeug", "paho"}
     assert (loaded & watched) <= allowed, f"{package} imports {sorted((loaded & watched) - allowed)}"
     if package == "referee":
         assert loaded == set(), f"referee must use the standard library only, loaded {sorted(loaded)}"
+    if package == "engine":
+        assert loaded <= {"referee"}, (
+            f"the engine must use the standard library and referee only, loaded {sorted(loaded)}"
+        )
 
 
 def test_gpiozero_is_imported_only_when_a_gpio_driver_is_chosen() -> None:
@@ -98,7 +103,7 @@ def test_the_command_line_starts_without_heavy_libraries() -> None:
     assert result.stdout.strip() == "[]", f"cascade --help loads {result.stdout.strip()}: import them inside run()"
 
 
-PACKAGES = ("referee", "vision", "hardware", "firmware_bridge", "calibration", "companion", "hub")
+PACKAGES = ("referee", "engine", "vision", "hardware", "firmware_bridge", "calibration", "companion", "hub")
 
 
 def project_modules() -> dict[str, Path]:
