@@ -20,7 +20,18 @@ ROOT = Path(__file__).resolve().parents[1]
 DOCS = sorted((ROOT / "docs").glob("*.md"))
 MARKDOWN = [ROOT / "README.md", *DOCS, *sorted(ROOT.glob("*/README.md")), *sorted(ROOT.glob("*/*.md"))]
 LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
-SOURCES = ("referee", "engine", "vision", "calibration", "firmware_bridge", "hardware", "companion", "hub", "scripts", "docs")
+SOURCES = (
+    "referee",
+    "engine",
+    "vision",
+    "calibration",
+    "firmware_bridge",
+    "hardware",
+    "companion",
+    "hub",
+    "scripts",
+    "docs",
+)
 
 
 def test_the_docs_the_readme_promises_exist():
