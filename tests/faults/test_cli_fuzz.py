@@ -50,11 +50,13 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("read",): ["--profile", "p.json", "photo.png"],
     ("replay",): ["game.rec"],
     ("run",): ["--camera", "table:"],
+    ("solve",): ["--board", "diamond:2"],
 }
 # Commands of the board companion proper whose accepted values must also make sense (see sensible()).
 CHECKED = {
     *{("run",), ("demo",), ("play",), ("export",), ("games",), ("replay",), ("diagram",), ("print-markers",)},
     ("hub",),
+    ("solve",),
     ("leds", "test"),
 }
 
