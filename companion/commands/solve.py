@@ -27,8 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=(
             "Solve a game exactly from its start: print the first player's final margin under best play "
             "(both sides maximising their own margin; Kaskade: win or loss). Small boards only: "
-            "diamond:2 to diamond:4, trapezoids and hexagons up to about 16 cells, grids up to 3x3 or so. "
-            "docs/engine.md lists the values found."
+            "diamond:2 to diamond:4, trapezoids and hexagons up to about 16 cells, grids up to 3x3 or so."
         ),
     )
     parser.add_argument(
