@@ -32,7 +32,7 @@ from referee.plies import Ply
 from referee.rules import Rules
 
 INFINITY = float("inf")
-MOST_CELLS = {"cascade": 36, "cascades": 40, "kaskade": 16}
+MOST_CELLS = {"cascade": 16, "cascades": 40, "kaskade": 12}
 """The largest boards, in cells, the solver accepts for each game; larger ones would not finish in hours."""
 MOST_POSITIONS = 10_000_000
 """The most positions the solver keeps (about 200 bytes each) before it gives up."""

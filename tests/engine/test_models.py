@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import choose
 from engine.games import model_of
-from referee import KaskadePosition, Position
+from referee import KaskadePosition, Position, make_rules
 
 from .helpers import SETUPS, random_position, setup_id
 
@@ -74,3 +75,11 @@ def test_a_game_ends_within_the_horizon_of_any_of_its_positions(setup, rng, plie
         legal = list(position.legal_plies())
         position = position.play(legal[rng.randrange(len(legal))]).position
     assert position.plies - start <= horizon
+
+
+def test_cascade_where_the_first_player_owns_black_counts_for_the_right_colour():
+    position = make_rules("cascade", "diamond:3", None, "black").start()
+    model = model_of(position.rules)
+    after = position.play("x b2").position  # the first player drops their own colour
+    assert model.margin(model.state_of(after)) == -1  # the second player (white) is a stone behind
+    assert choose(after, "club", 30.0, 1) in set(after.legal_plies())
