@@ -118,6 +118,24 @@ class CascadesModel(Model):
         out.append(())
         return out
 
+    def legal(self, state: CascadesState, move: CascadesMove) -> bool:
+        """Each stone on an empty cell below one of the mover's (the second may stand on the first), or a pass."""
+        board, mover, first, passes = state
+        if passes >= 2:
+            return False
+        if not move:
+            return not first and not self.is_over(state)
+        if first and len(move) > 1:
+            return False
+        b = bytearray(board)
+        for i in move:
+            if b[i] != EMPTY_CODE or (i in self.locked and not self._open(b)):
+                return False
+            if not self.free and all(b[p] != mover for p in self.parents[i]):
+                return False
+            b[i] = mover
+        return True
+
     def play(self, state: CascadesState, move: CascadesMove) -> CascadesState:
         """Place the stones (removing unconnected ones in free-drop), or pass."""
         board, mover, _, passes = state
