@@ -106,6 +106,8 @@ def test_a_finished_game_has_no_move_and_bad_options_are_refused():
         with pytest.raises(BudgetError):
             choose(start, budget_s=budget)
     assert level_named(" Club ") is CLUB is level_named(CLUB)
+    with pytest.raises(UnknownLevelError):
+        level_named(3)  # type: ignore[arg-type]
 
 
 def play_out(position: Position, players, rng: random.Random) -> Position:

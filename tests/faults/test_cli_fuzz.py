@@ -26,6 +26,7 @@ from companion.store import Store
 # Placeholders that satisfy each command's required arguments, so the fuzzed option is the one judged.
 BASE: dict[tuple[str, ...], list[str]] = {
     ("bench", "referee"): [],
+    ("bench", "engine"): [],
     ("bench", "vision"): [],
     ("bench", "link"): [],
     ("bench", "leds"): [],
@@ -48,6 +49,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("read",): ["--profile", "p.json", "photo.png"],
     ("replay",): ["game.rec"],
     ("run",): ["--camera", "table:"],
+    ("solve",): ["--board", "diamond:3"],
 }
 # Commands of the board companion proper whose accepted values must also make sense (see sensible()).
 CHECKED = {
