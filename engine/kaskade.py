@@ -8,20 +8,28 @@ have placed a ball). A move is a cell index. The waves are run here as in
 checked after each wave), without the events the referee records; the tests
 check both give the same positions.
 
-Evaluation, from the view of the player to move (measured against simpler
-ones by matches, figures in docs/engine.md):
+Evaluation, from the view of the player to move:
 
-- cells owned, and balls, each side's minus the other's: what the game is
-  won with;
+- each cell a side owns counts 1, and half as much again per ball in it
+  (``ball``), for that side: cells are what the game is won with, and balls
+  are what they fire with;
 - a cell one ball short of overflowing (*critical*) is a loaded gun: the
-  mover's critical cells beside an opponent's cell can fire at once, so they
-  count for the mover; the opponent's critical cells beside the mover's
-  cells are threats the mover must answer, so they count against it, less
-  because the mover answers first;
-- a cell beside an opponent's critical cell, which is not critical itself,
-  is likely lost, and counts for nothing.
+  mover's critical cells beside an opponent's cell can fire at once and take
+  it, so they count one more (``loaded``); the opponent's critical cells
+  beside the mover's cells are threats the mover must answer, so they count
+  half a cell more against it (``threatened``): less, because the mover
+  answers first;
+- a cell beside an opponent's critical cell, and not critical itself, is
+  likely lost, and counts for nothing (``exposed``).
 
 A won game scores :data:`~engine.model.WIN` less the plies it took.
+
+Measured by matches between evaluations on the 6x6 grid (20 games each,
+sides alternating, the same budget of 3000 positions a move): the whole
+evaluation beat counting cells alone by 19 games to 1. Each part on its own
+is a narrower gain, within chance at 20 games: against the same evaluation
+without the loaded-cell terms 12 to 8, without the exposed cells 11 to 9,
+with balls worth nothing or as much as a cell 12 to 8 each.
 """
 
 from __future__ import annotations
@@ -64,7 +72,14 @@ def symmetries(rules: KaskadeRules) -> tuple[tuple[int, ...], ...]:
 class KaskadeModel(Model):
     """Kaskade on a W×H grid."""
 
-    def __init__(self, rules: KaskadeRules, ball: float = 0.5, loaded: float = 1.0, threatened: float = 0.5) -> None:
+    def __init__(
+        self,
+        rules: KaskadeRules,
+        ball: float = 0.5,
+        loaded: float = 1.0,
+        threatened: float = 0.5,
+        exposed: float = 0.0,
+    ) -> None:
         self.rules = rules
         g = rules.geometry
         self.cells = g.cells
@@ -76,6 +91,7 @@ class KaskadeModel(Model):
         self.ball = ball
         self.loaded = loaded
         self.threatened = threatened
+        self.exposed = exposed
 
     def state_of(self, position: Position) -> KaskadeState:
         """Owners, counts, mover, plies."""
@@ -155,7 +171,7 @@ class KaskadeModel(Model):
         nbrs = self.neighbours
         other = 1 - mover
         score = 0.0
-        ball, loaded, threatened = self.ball, self.loaded, self.threatened
+        ball, loaded, threatened, exposed = self.ball, self.loaded, self.threatened, self.exposed
         for i in range(self.size):
             o = owners[i]
             if o == EMPTY_CODE:
@@ -174,7 +190,7 @@ class KaskadeModel(Model):
             if critical and beside_enemy:
                 value += loaded if o == mover else threatened
             elif beside_loaded_enemy:
-                value = 0.0
+                value *= exposed
             score += sign * value
         return score
 
@@ -195,9 +211,7 @@ class KaskadeModel(Model):
     def canonical(self, state: KaskadeState) -> Hashable:
         """The least key over the grid's symmetries."""
         owners, counts, first = self._key(state)
-        return min(
-            (bytes(owners[j] for j in perm), bytes(counts[j] for j in perm), first) for perm in self.symmetries
-        )
+        return min((bytes(owners[j] for j in perm), bytes(counts[j] for j in perm), first) for perm in self.symmetries)
 
     def ply(self, state: KaskadeState, move: int) -> Ply:
         """The cell as the referee writes it."""

@@ -60,7 +60,7 @@ def level_named(name: str | Level) -> Level:
     """The level called ``name`` (a Level is returned as it is); raises UnknownLevelError."""
     if isinstance(name, Level):
         return name
-    found = LEVELS.get(name.strip().lower())
+    found = LEVELS.get(name.strip().lower()) if isinstance(name, str) else None
     if found is None:
-        raise UnknownLevelError(f"unknown level '{name[:40]}': use one of {', '.join(LEVELS)}")
+        raise UnknownLevelError(f"unknown level {str(name)[:40]!r}: use one of {', '.join(LEVELS)}")
     return found

@@ -32,8 +32,10 @@ from referee.plies import Ply
 from referee.rules import Rules
 
 INFINITY = float("inf")
-MOST_CELLS = {"cascade": 36, "cascades": 40, "kaskade": 16}
+MOST_CELLS = {"cascade": 16, "cascades": 40, "kaskade": 12}
 """The largest boards, in cells, the solver accepts for each game; larger ones would not finish in hours."""
+MOST_POSITIONS = 10_000_000
+"""The most positions the solver keeps (about 200 bytes each) before it gives up."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +78,10 @@ class Solver:
             raise SolveTimeoutError(
                 f"not solved within {self.limit_s:g} s ({len(self.table):,} positions so far): "
                 "give a larger --limit or solve a smaller board"
+            )
+        if len(self.table) > MOST_POSITIONS:
+            raise UnsolvableError(
+                f"not solved within {MOST_POSITIONS:,} positions (about two gigabytes of memory): solve a smaller board"
             )
 
     def value(self, state: State, alpha: float, beta: float) -> float:

@@ -13,6 +13,7 @@ import importlib.util
 
 TARGETS = {
     "referee": ("referee.bench", "random complete games per second, each game, one core"),
+    "engine": ("engine.bench", "each engine level against a random and a greedy player; about two hours in full"),
     "real": ("calibration.bench_real", "cells and photos read right on real labelled photos, calibrated as users do"),
     "vision": ("vision.bench", "per-cell accuracy and milliseconds per frame on rendered frames"),
     "link": ("firmware_bridge.bench", "LED frames per second and round trip through the serial link"),

@@ -26,8 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="the value of a small board's start position under best play",
         description=(
             "Solve a game exactly from its start: print the first player's final margin under best play "
-            "(both sides maximising their own margin; Kaskade: win or loss). Small boards only: "
-            "diamond:2 to diamond:4, trapezoids and hexagons up to about 16 cells, grids up to 3x3 or so."
+            "(both sides maximising their own margin; Kaskade: win or loss). Small boards only: Cascade up to "
+            "16 cells (diamond:4), Cascades up to 40 (trapezoid:3,6 takes a minute or two), Kaskade up to 12 "
+            "(grid:3x4). docs/engine.md lists the values found."
         ),
     )
     parser.add_argument(

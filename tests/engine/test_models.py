@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import choose
 from engine.games import model_of
-from referee import KaskadePosition, Position
+from referee import IllegalMoveError, KaskadePosition, Position, make_rules
 
 from .helpers import SETUPS, random_position, setup_id
 
@@ -74,3 +75,28 @@ def test_a_game_ends_within_the_horizon_of_any_of_its_positions(setup, rng, plie
         legal = list(position.legal_plies())
         position = position.play(legal[rng.randrange(len(legal))]).position
     assert position.plies - start <= horizon
+
+
+def test_cascade_where_the_first_player_owns_black_counts_for_the_right_colour():
+    position = make_rules("cascade", "diamond:3", None, "black").start()
+    model = model_of(position.rules)
+    after = position.play("x b2").position  # the first player drops their own colour
+    assert model.margin(model.state_of(after)) == -1  # the second player (white) is a stone behind
+    assert choose(after, "club", 30.0, 1) in set(after.legal_plies())
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=setup_id)
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(rng=RANDOMS, plies=st.integers(0, 30), other=st.integers(0, 30))
+def test_a_move_is_legal_to_the_model_exactly_when_the_referee_accepts_its_ply(setup, rng, plies, other):
+    position = random_position(rng, setup, plies)
+    elsewhere = random_position(rng, setup, other)  # the search tries moves it met in other positions
+    model = model_of(position.rules)
+    state = model.state_of(position)
+    for move in model.moves(model.state_of(elsewhere))[:60]:
+        try:
+            position.play(model.ply(state, move))
+            accepted = True
+        except IllegalMoveError:
+            accepted = False
+        assert model.legal(state, move) == accepted, model.ply(state, move)

@@ -106,6 +106,8 @@ def test_a_finished_game_has_no_move_and_bad_options_are_refused():
         with pytest.raises(BudgetError):
             choose(start, budget_s=budget)
     assert level_named(" Club ") is CLUB is level_named(CLUB)
+    with pytest.raises(UnknownLevelError):
+        level_named(3)  # type: ignore[arg-type]
 
 
 def play_out(position: Position, players, rng: random.Random) -> Position:
@@ -115,18 +117,30 @@ def play_out(position: Position, players, rng: random.Random) -> Position:
     return position
 
 
-@pytest.mark.parametrize(
-    "setup", [("cascade", "diamond:6", None), ("cascades", "trapezoid:4,5", None), ("kaskade", "grid:4x4", None)]
-)
-def test_club_beats_the_greedy_player_from_either_side(setup):
-    def club(position: Position, rng: random.Random):
-        return choose(position, CLUB, 30.0, rng.randrange(1000))
+SMALL = [("cascade", "diamond:6", None), ("cascades", "trapezoid:4,5", None), ("kaskade", "grid:4x4", None)]
+
+
+def wins_against_greedy(setup, level: str, budget_s: float, games: int = 4) -> int:
+    """Games won by the engine against the greedy player, taking the first player's side in every other game."""
+
+    def engine(position: Position, rng: random.Random):
+        return choose(position, level, budget_s, rng.randrange(1000))
 
     wins = 0
-    for game in range(4):
+    for game in range(games):
         rng = random.Random(game)
         me = game % 2
-        players = (club, greedy_ply) if me == 0 else (greedy_ply, club)
+        players = (engine, greedy_ply) if me == 0 else (greedy_ply, engine)
         end = play_out(make_rules(*setup).start(), players, rng)
         wins += end.winner == end.rules.player_colour(me)
-    assert wins >= 3
+    return wins
+
+
+@pytest.mark.parametrize("setup", SMALL, ids=setup_id)
+def test_club_beats_the_greedy_player_from_either_side(setup):
+    assert wins_against_greedy(setup, "club", 30.0) >= 3  # a node budget: the same games on any machine
+
+
+@pytest.mark.parametrize("setup", SMALL, ids=setup_id)
+def test_the_strongest_beats_the_greedy_player_even_at_a_tenth_of_a_second(setup):
+    assert wins_against_greedy(setup, "strongest", 0.1) >= 3

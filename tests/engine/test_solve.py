@@ -111,6 +111,8 @@ def test_solve_names_the_value_and_the_best_first_ply(capsys):
     ("args", "says"),
     [
         (["--game", "cascade", "--board", "diamond:8"], "has 64 cells"),
+        (["--board", "diamond:5"], "has 25 cells; the solver takes at most 16 for cascade"),
+        (["--board", "grid:4x4"], "has 16 cells; the solver takes at most 12 for kaskade"),
         (["--board", "trapezoid:3,3", "--variant", "free-drop"], "need not end"),
         (["--game", "go", "--board", "diamond:3"], "invalid choice"),
         (["--board", "diamond:3", "--variant", "sideways"], "no variant 'sideways'"),

@@ -26,6 +26,7 @@ from companion.store import Store
 # Placeholders that satisfy each command's required arguments, so the fuzzed option is the one judged.
 BASE: dict[tuple[str, ...], list[str]] = {
     ("bench", "referee"): [],
+    ("bench", "engine"): [],
     ("bench", "vision"): [],
     ("bench", "link"): [],
     ("bench", "leds"): [],
