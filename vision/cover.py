@@ -21,7 +21,11 @@ Two signs, both read against what calibration saw, in this frame's light:
   from the side, reaches over the rim).
 
 A still board in odd light is never covered: the light field of
-:mod:`vision.cells` takes the light's change out of both signs first.
+:mod:`vision.cells` takes the light's change out of both signs first. The
+rim is another surface than the cells (a lacquered margin, the board's edge)
+and answers a tinted lamp in its own way, so it also has a smooth light of
+its own (:func:`rim_light`), fitted to the whole ring each frame: a lamp
+changes the ring all round, an arm a few patches of it.
 """
 
 from __future__ import annotations
@@ -35,6 +39,10 @@ from vision.surface import lit_surface
 
 CLIPPED_LOG = math.log(0.98 + 0.06)
 """A channel at least this bright (log colour) is clipped by the camera and tells no hue."""
+RIM_SPREAD = 0.05
+"""How far (log colour) a patch may lie off the ring's own light and still count fully in its fit."""
+RIM_ROUNDS = 6
+"""Rounds of fitting the ring's own light, each weighing the patches by how far they lay off the last."""
 
 
 def covered_cells(distance: np.ndarray, neighbours: tuple[tuple[int, ...], ...], odd: float, group: int) -> np.ndarray:
@@ -97,11 +105,45 @@ def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.
     return spread
 
 
-def crossed_ring(seen: np.ndarray, reference: np.ndarray, light: np.ndarray, hue: float, free: np.ndarray) -> bool:
+def rim_light(
+    seen: np.ndarray, reference: np.ndarray, light: np.ndarray, terms: np.ndarray, known: np.ndarray
+) -> np.ndarray:
+    """The ring's own light (M×3, log): the cells' ``light`` at each patch plus the smooth field (``terms``,
+    M×T, as the cells' field) that best turns the ``known`` patches' ``reference`` into what they show
+    (``seen``), each counting less the further it lies off the last fit (a Cauchy weight of scale
+    ``RIM_SPREAD``, the first about the ring's median change): a lamp moves the whole ring alike, an arm only
+    where it lies. Clipped channels say nothing; with fewer known patches than three per term, the cells'
+    light alone."""
+    usable = known[:, None] & (seen < CLIPPED_LOG)
+    if known.sum() < 3 * terms.shape[1]:
+        return light
+    residual = seen - reference - light
+    ridge = 1e-3 * np.eye(terms.shape[1])
+    field = np.zeros_like(light)
+    for j in range(light.shape[1]):
+        if not usable[:, j].any():
+            continue
+        # the first weights about the ring's median change: a wide arm never pulls the first fit its way
+        off = residual[:, j] - np.median(residual[usable[:, j], j])
+        weight = usable[:, j] / (1.0 + (off / RIM_SPREAD) ** 2)
+        for _ in range(RIM_ROUNDS):
+            w = weight[:, None]
+            coef = np.linalg.solve((terms * w).T @ terms + ridge, (terms * w).T @ residual[:, j])
+            off = residual[:, j] - terms @ coef
+            weight = usable[:, j] / (1.0 + (off / RIM_SPREAD) ** 2)
+        field[:, j] = terms @ coef
+    return light + field
+
+
+def crossed_ring(
+    seen: np.ndarray, reference: np.ndarray, light: np.ndarray, terms: np.ndarray, hue: float, free: np.ndarray
+) -> bool:
     """Whether an arm crosses the ring: two neighbouring patches whose hue changed by more than ``hue`` (see
-    :func:`ring_hues`), each ``free`` (M): beside no piece, whose side or top may lean over the ring. A patch
-    whose ``reference`` is unknown (not finite: calibration never saw it free) tells nothing."""
+    :func:`ring_hues`) in the ring's own light (:func:`rim_light`, from the cells' ``light`` at each patch and
+    the light field's ``terms`` there), each ``free`` (M): beside no piece, whose side or top may lean over the
+    ring. A patch whose ``reference`` is unknown (not finite: calibration never saw it free) tells nothing."""
     free = free & np.isfinite(reference).all(axis=1)
     reference = np.where(np.isfinite(reference), reference, 0.0)
+    light = rim_light(seen, reference, light, terms, free)
     crossed = (ring_hues(seen, reference, light) > hue) & free
     return bool((crossed & np.roll(crossed, 1)).any())

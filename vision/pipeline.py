@@ -213,6 +213,7 @@ class BoardReader:
                 around,
                 rim,
                 self.ring_terms @ verdicts.light.field,
+                self.ring_terms,
                 self.config.border_hue,
                 np.isin(np.array(verdicts.symbols)[self.ring_cell], (".", "?")),
             )

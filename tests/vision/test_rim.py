@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from referee.geometry import parse_geometry
 from tests.vision.synthetic import SIZE
+from vision.cells import light_terms
 from vision.config import VisionConfig
 from vision.cover import crossed_ring, ring_cells, ring_points
 from vision.learn import CalibrationPhoto, fit_colour_model
@@ -55,9 +56,48 @@ def test_an_unknown_patch_never_shows_an_arm(start: int, change: float) -> None:
     seen[arm, 2] -= change
     free = np.ones(20, dtype=bool)
     light = np.zeros((20, 3))
-    assert crossed_ring(seen, reference, light, 0.23, free)
+    terms = np.ones((20, 1))
+    assert crossed_ring(seen, reference, light, terms, 0.23, free)
     reference[arm] = np.nan
-    assert not crossed_ring(seen, reference, light, 0.23, free)
+    assert not crossed_ring(seen, reference, light, terms, 0.23, free)
+
+
+def _ring_of(spec: str) -> tuple[np.ndarray, np.ndarray]:
+    """A board's ring and the light field's terms at its patches."""
+    geometry = parse_geometry(spec)
+    config = VisionConfig()
+    ring = ring_points(geometry, config.border_out, config.border_step)
+    return ring, light_terms(np.array(geometry.centres, dtype=np.float64), ring)
+
+
+LAMPS = st.lists(st.floats(-0.4, 0.4), min_size=18, max_size=18).map(lambda c: np.array(c).reshape(6, 3))
+
+
+@settings(max_examples=40, deadline=None)
+@given(LAMPS, st.sampled_from(("points:9x9", "diamond:8", "grid:6x6")))
+def test_a_tinted_lamp_alone_never_crosses_the_rim(lamp: np.ndarray, spec: str) -> None:
+    """A lamp of another colour, brighter on one side, moves every channel of the ring its own smooth way, however
+    unlike the cells' light (here: none at all): no arm."""
+    ring, terms = _ring_of(spec)
+    reference = np.tile(np.array([-0.9, -0.5, -0.3]), (len(ring), 1))
+    seen = reference + terms @ lamp
+    free = np.ones(len(ring), dtype=bool)
+    assert not crossed_ring(seen, reference, np.zeros_like(seen), terms, 0.23, free)
+
+
+@settings(max_examples=40, deadline=None)
+@given(LAMPS, st.integers(0, 200), st.integers(2, 6), st.floats(0.4, 1.5))
+def test_an_arm_crosses_the_rim_under_any_lamp(lamp: np.ndarray, start: int, width: int, change: float) -> None:
+    """The same lamps with an arm over a few neighbouring patches (skin moves red against blue): an arm."""
+    ring, terms = _ring_of("points:9x9")
+    reference = np.tile(np.array([-0.9, -0.5, -0.3]), (len(ring), 1))
+    seen = reference + terms @ lamp
+    arm = (start + np.arange(width)) % len(ring)
+    seen[arm, 0] -= change
+    seen[arm, 2] += change / 2.0
+    seen = np.minimum(seen, np.log(0.9 + 0.06))
+    free = np.ones(len(ring), dtype=bool)
+    assert crossed_ring(seen, reference, np.zeros_like(seen), terms, 0.23, free)
 
 
 def test_the_ring_lies_on_the_boards_margin() -> None:
