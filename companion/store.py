@@ -625,6 +625,14 @@ class Store:
             ).fetchone()
         return None if row is None else bytes(row[0])
 
+    def image_numbers(self, game_id: int) -> list[int]:
+        """The numbers of a game's plies that have a JPEG stored with them."""
+        if self._version < 2:
+            return []
+        with self._reading() as db:
+            rows = db.execute("SELECT number FROM ply_images WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
+        return [int(row[0]) for row in rows]
+
     def journal(self, game_id: int, after: int = 0, limit: int = -1) -> list[Entry]:
         """A game's journal entries numbered above ``after``, in order (at most ``limit``; -1: all)."""
         if self._version < 3:
@@ -781,8 +789,8 @@ def export_record(store: Store, game_id: int) -> str:
     if not extra:
         return written
     lines = written.split("\n")
-    at = next((i for i, line in enumerate(lines) if not line.startswith("[")), len(lines))
-    return "\n".join([*lines[:at], *extra, *lines[at:]])
+    first_move = next((i for i, line in enumerate(lines) if not line.startswith("[")), len(lines))
+    return "\n".join([*lines[:first_move], *extra, *lines[first_move:]])
 
 
 _HEADER_ORDER = {

@@ -143,7 +143,7 @@ def test_a_logged_game_corrected_and_cut_reaches_the_journal_the_audit_and_the_e
         assert trail[0].address == "192.0.2.7" and "ply 1 corrected from o d5 to x d5" in trail[0].words
         record = export_record(store, game)
         assert record.count("{") == 4 and "from 192.0.2.8" in record
-        assert '[Result "1-0"]' in record and '[White "Ada Lovelace"]' in record and '[Black ' not in record
+        assert '[Result "1-0"]' in record and '[White "Ada Lovelace"]' in record and "[Black " not in record
         again = replay(read_record(record))
         assert [ply_text(m) for m in again.moves] == ["o f5"]
         copied = journal_copy(store, game, hub)
