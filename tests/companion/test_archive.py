@@ -241,3 +241,14 @@ def test_a_correction_of_the_game_being_played_goes_through_the_live_game(store)
     assert answer.status_code == 200, answer.json
     assert ply_text(live.moves[-1]) == "o k6" and store.plies(live.game_id)[-1].ply == "o k6"
     assert any(m.cell == "k6" for m in live.snapshot().errors)  # the board must now show the stone on k6
+
+
+def test_bench_page_prints_the_archives_figures(capsys):
+    from companion.cli import main
+
+    assert main(["bench", "page", "--games", "40", "--requests", "2", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert figures["games"] == 40 and figures["plies"] > 40
+    assert set(figures["pages"]) >= {"/games", "/games?player=ada"} and figures["median_ms"] > 0
+    assert main(["bench", "page", "--games", "0"]) == 2
+    assert "--games from 1" in capsys.readouterr().err
