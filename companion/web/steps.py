@@ -56,9 +56,8 @@ def _ply_steps(number: int, move: Move) -> list[Step]:
         elif isinstance(event, Cascaded):
             rounds.setdefault(event.round, []).append(event)
     if placed:
-        steps.append(
-            Step(number, f"{head}: {'the stones' if len(placed) > 1 else 'the drop'}", tuple(board), tuple(placed))
-        )
+        what = "the stones" if len(placed) > 1 else _PLACED.get(move.before.rules.game, "the drop")
+        steps.append(Step(number, f"{head}: {what}", tuple(board), tuple(placed)))
     for round_number in sorted(rounds):
         stones = rounds[round_number]
         for stone in stones:
