@@ -48,7 +48,7 @@ def _played(seed: int) -> list[tuple[str, str, list[tuple[str, str]]]]:
     for game, board in KINDS:
         for _ in range(4):
             position = make_rules(game, board).start()
-            plies = []
+            plies: list[tuple[str, str]] = []
             while not position.is_over and len(plies) < 60:
                 move = position.play(rng.choice(list(position.legal_plies())))
                 plies.append((ply_text(move), move.position.diagram()))

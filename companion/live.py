@@ -330,6 +330,10 @@ class LiveGame:
             self.backlog.end_game(self.game_id, "*")
         elif not self.position.is_over and not self._moves:
             return "A new game is already open: make the first move"
+        return self._open_game()
+
+    def _open_game(self) -> str:
+        """Start the store's next game of these rules and players; the board must be set to the start."""
         rules = self._start.rules
         self.game_id = self.backlog.new_game(rules.game, rules.spec, {**rules.headers(), **self.players})
         self._moves = []
@@ -404,6 +408,26 @@ class LiveGame:
         move = self.position.play(text)
         self._accept(move)
         return f"{who} {'passes' if text == 'pass' else 'resigns'}"
+
+    def restart(self, start: Position, players: Mapping[str, str]) -> str:
+        """A new game on the same board with other rules (a variant, who plays first) and players; the game
+        under way is kept, unfinished. Raises LiveGameError for another board (the camera reads this one)."""
+        with self._lock:
+            if start.geometry.spec != self._start.geometry.spec:
+                raise LiveGameError(
+                    f"this companion reads the {self._start.geometry.spec} board, not {start.geometry.spec}"
+                )
+            if not self.position.is_over:
+                self.backlog.end_game(self.game_id, "*")
+            self._start = start
+            self.players = dict(players)
+            message = self._open_game()
+            self._note = message
+            if self._observed is not None:
+                self._judge()
+            else:
+                self._refresh(show_leds=True)
+            return message
 
     def amend(self, number: int, text: str, cut: bool, address: str) -> Amendment:
         """Correct ply ``number`` of this game (see :mod:`companion.amend`): the store first, then the expected

@@ -20,7 +20,6 @@ answered 400 with one line saying what to do, never a traceback.
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -32,7 +31,7 @@ from companion.errors import CompanionError, StoreDamagedError, StoreWriteError,
 from companion.store import GameRow, Store, export_record
 from companion.store_check import GAME_NAMES
 from companion.web.board import BoardDrawing, draw_board
-from companion.web.bodies import request_params
+from companion.web.bodies import READ_ONLY, action_token, request_params, token_ok
 from companion.web.steps import Step, steps_of
 from referee.errors import RefereeError
 from referee.geometry import parse_geometry
@@ -43,7 +42,6 @@ PAGE_SIZE = 50
 MAX_NAME_CHARS = 60
 MAX_FILTER_CHARS = 60
 RESULTS = (("1-0", "white wins"), ("0-1", "black wins"), ("1/2-1/2", "a draw"), ("*", "unfinished"))
-READ_ONLY = "this page is read-only: open the link with the token printed at start"
 
 bp = Blueprint("archive", __name__)
 
@@ -67,15 +65,10 @@ def _live_game_id() -> int | None:
     return getattr(live, "game_id", None) if hasattr(live, "amend") else None
 
 
-def _token_ok(given: str | None) -> bool:
-    token = current_app.config.get("TOKEN")
-    return bool(token) and bool(given) and hmac.compare_digest(str(token), str(given))
-
-
 def _page_token() -> str | None:
     """The token of the address, when it is the right one (links then carry it on)."""
     given = request.args.get("token")
-    return given if _token_ok(given) else None
+    return given if token_ok(given) else None
 
 
 @dataclass(frozen=True)
@@ -267,8 +260,7 @@ def picture(game_id: int, number: int) -> Response:
 
 def _action(game_id: int, allowed: tuple[str, ...]) -> tuple[Store, dict[str, str]]:
     """The store and the checked parameters of an action; aborts 403 without the token, 400 on stray fields."""
-    given = request.headers.get("X-Cascade-Token") or request.form.get("token") or ""
-    if not _token_ok(given):
+    if not token_ok(action_token()):
         abort(403, description=READ_ONLY)
     store = _store()
     try:

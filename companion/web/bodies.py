@@ -1,15 +1,18 @@
-"""The parameters of a request to the page: a form, or a small JSON object of names and values.
+"""The parameters and the token of a request to the page: a form, or a small JSON object of names and values.
 
 An action's body that is not a JSON object of text and numbers is refused
-with one line saying what to send (:class:`BodyError`, answered 400).
+with one line saying what to send (:class:`BodyError`, answered 400). An
+action needs the token (header ``X-Cascade-Token`` or form field ``token``);
+:func:`token_ok` compares it in constant time.
 """
 
 from __future__ import annotations
 
+import hmac
 import json
 from typing import Any
 
-from flask import request
+from flask import current_app, request
 
 from companion.errors import CompanionError
 from referee.quoting import shown
@@ -45,3 +48,18 @@ def request_params() -> dict[str, str]:
             raise BodyError(f"the value of {shown(str(key), SHOWN_CHARS)} must be text or a number")
         params[str(key)] = str(value)
     return params
+
+
+READ_ONLY = "this page is read-only: open the link with the token printed at start"
+"""What a request without the right token is told (answered 403)."""
+
+
+def token_ok(given: str | None) -> bool:
+    """True when ``given`` is the app's token (there is one, and it matches)."""
+    token = current_app.config.get("TOKEN")
+    return bool(token) and bool(given) and hmac.compare_digest(str(token), str(given))
+
+
+def action_token() -> str:
+    """The token an action request carries (header, else form field; empty when none)."""
+    return request.headers.get("X-Cascade-Token") or request.form.get("token") or ""
