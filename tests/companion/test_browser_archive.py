@@ -64,6 +64,7 @@ def fits_the_width(driver) -> bool:
 @pytest.mark.browser
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_the_archive_lists_finds_and_replays_games(browser, table, artifacts, width):  # noqa: F811
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.webdriver.support.ui import WebDriverWait
@@ -72,7 +73,7 @@ def test_the_archive_lists_finds_and_replays_games(browser, table, artifacts, wi
     shots = artifacts / "archive"
     shots.mkdir(exist_ok=True)
     browser.set_window_size(*WIDTHS[width])
-    wait = WebDriverWait(browser, 30, poll_frequency=0.05)
+    wait = WebDriverWait(browser, 30, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
     browser.get(server.url("/games"))
     rows = browser.find_elements(By.CSS_SELECTOR, "#games tbody tr")
     assert len(rows) == 14 and "playing now" in rows[0].text
@@ -120,6 +121,7 @@ def test_the_archive_lists_finds_and_replays_games(browser, table, artifacts, wi
 @pytest.mark.browser
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_a_ply_is_corrected_on_the_page_and_the_live_game_follows(browser, table, artifacts, width):  # noqa: F811
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select, WebDriverWait
 
@@ -127,7 +129,7 @@ def test_a_ply_is_corrected_on_the_page_and_the_live_game_follows(browser, table
     shots = artifacts / "archive"
     shots.mkdir(exist_ok=True)
     browser.set_window_size(*WIDTHS[width])
-    wait = WebDriverWait(browser, 30, poll_frequency=0.05)
+    wait = WebDriverWait(browser, 30, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
     browser.get(server.url(f"/games?token={TOKEN}"))
     browser.find_element(By.CSS_SELECTOR, "#games tbody tr:last-child a").click()
     wait.until(lambda driver: driver.find_elements(By.ID, "edit"))
