@@ -1,7 +1,8 @@
 """The journal: every change of every stored game, numbered within its game, written with the change itself.
 
 A game's plies say where it stands; its journal says how it got there: the
-start, each accepted ply, each undo, each correction of a ply and the result,
+start, each accepted ply, each undo, each correction of a ply, the result and
+any players' names set afterwards,
 numbered 1, 2, 3… within the game. The store writes a journal entry in the
 same SQLite transaction as the change it tells of, so a crash can never keep
 one without the other. A board that publishes its games to a hub sends its
@@ -21,8 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("start", "ply", "undo", "correction", "result")
-"""What a journal entry can tell: a game started, a ply accepted, plies taken back, a ply corrected, the end."""
+KINDS = ("start", "ply", "undo", "correction", "result", "headers")
+"""What a journal entry can tell: a game started, a ply accepted, plies taken back, a ply corrected, the end
+(or a result set afterwards), headers set afterwards (the players' names)."""
 
 SCHEMA = """
 CREATE TABLE journal (
@@ -61,7 +63,8 @@ class Entry:
     ``body`` holds the change: for ``start`` the game, geometry, headers and
     start time; for ``ply`` and ``correction`` the ply's number, its text and
     the diagram after it; for ``undo`` how many plies were taken back and how
-    many are left; for ``result`` the result.
+    many are left; for ``result`` the result; for ``headers`` the headers
+    set (an empty value removes one).
     """
 
     game_id: int

@@ -16,7 +16,9 @@ and actions from the page (:meth:`LiveGame.perform`), and after each one it
 
 A board equal to an earlier position offers an undo, confirmed on the page or
 with a button. A misread cell can be corrected from the page: the correction
-holds while the camera keeps reading that cell the same way.
+holds while the camera keeps reading that cell the same way. A misrecorded
+ply can be corrected too (:meth:`LiveGame.amend`): later plies are replayed
+against it and the expected board follows.
 
 Cascades turns of one or two stones end with a second stone, the End-turn
 button (or the page), or the opponent's next stone.
@@ -38,6 +40,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from companion.amend import Amendment, CorrectionError, amend, save
 from companion.assess import Assessment, Kind, assess, ply_text
 from companion.backlog import Backlog
 from companion.errors import LiveGameError
@@ -327,6 +330,10 @@ class LiveGame:
             self.backlog.end_game(self.game_id, "*")
         elif not self.position.is_over and not self._moves:
             return "A new game is already open: make the first move"
+        return self._open_game()
+
+    def _open_game(self) -> str:
+        """Start the store's next game of these rules and players; the board must be set to the start."""
         rules = self._start.rules
         self.game_id = self.backlog.new_game(rules.game, rules.spec, {**rules.headers(), **self.players})
         self._moves = []
@@ -401,6 +408,50 @@ class LiveGame:
         move = self.position.play(text)
         self._accept(move)
         return f"{who} {'passes' if text == 'pass' else 'resigns'}"
+
+    def restart(self, start: Position, players: Mapping[str, str]) -> str:
+        """A new game on the same board with other rules (a variant, who plays first) and players; the game
+        under way is kept, unfinished. Raises LiveGameError for another board (the camera reads this one)."""
+        with self._lock:
+            if start.geometry.spec != self._start.geometry.spec:
+                raise LiveGameError(
+                    f"this companion reads the {self._start.geometry.spec} board, not {start.geometry.spec}"
+                )
+            if not self.position.is_over:
+                self.backlog.end_game(self.game_id, "*")
+            self._start = start
+            self.players = dict(players)
+            message = self._open_game()
+            self._note = message
+            if self._observed is not None:
+                self._judge()
+            else:
+                self._refresh(show_leds=True)
+            return message
+
+    def amend(self, number: int, text: str, cut: bool, address: str) -> Amendment:
+        """Correct ply ``number`` of this game (see :mod:`companion.amend`): the store first, then the expected
+        position, the LEDs and the page follow. A correction that leaves a later ply unfit is refused (nothing
+        changes) unless ``cut``. Raises CorrectionError."""
+        with self._lock:
+            if self.game_id is None or self.backlog.waiting:
+                raise CorrectionError("the game store cannot be written now: correct the ply once every ply is saved")
+            if self._tentative is not None:
+                raise CorrectionError("a stone of this turn is on the board: end the turn or take it back first")
+            was_over = self.position.is_over
+            amendment = amend(self._start, tuple(ply_text(m) for m in self._moves), number, text, cut)
+            save(self.store, self.game_id, amendment, address)
+            final = amendment.final
+            if not was_over or (final is not None and final.is_over):
+                self._moves = list(amendment.moves)
+            self._undo_to = None
+            self._retracted = None
+            self._note = f"Corrected: {amendment.words()}"
+            if self._observed is not None:
+                self._judge()
+            else:
+                self._refresh(show_leds=True)
+            return amendment
 
     # -- outputs -----------------------------------------------------------------------------------
 

@@ -86,9 +86,13 @@ class CameraLoop:
         self._was_occluded = False
         self._had_errors = False
         self._unreadable = False
+        self.divert: Callable[[np.ndarray], bool] | None = None
+        """Offered every frame first; a frame it takes (True) is not read (the page's calibration under way)."""
 
     def step(self, image: np.ndarray, pressed: Iterable[str] = ()) -> FrameReading | None:
         """Process one frame (and any buttons pressed with it); None for a frame that could not be read."""
+        if self.divert is not None and self.divert(image):
+            return None
         started = time.perf_counter()
         try:
             reading: FrameReading | None = self.reader.read(image)

@@ -5,7 +5,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import TYPE_CHECKING
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from companion.cameras import open_camera, table_profile
 from companion.errors import SetupError
@@ -13,6 +16,7 @@ from companion.live import LiveGame
 from companion.runner import CameraLoop, Steadier
 from companion.session import Session
 from companion.store import Store, default_store_path
+from companion.table_setup import TableSetup
 from referee.game import game_on, make_rules
 from referee.geometry import Geometry
 
@@ -41,6 +45,26 @@ def profile_led_map(profile: object, geometry: Geometry) -> LedMap | None:
     return led_map_of(getattr(profile, "led_map", None), geometry)
 
 
+def _check_profile(profile: object, geometry: Geometry) -> None:
+    """Raise SetupError when a profile cannot read this board from a camera's frames."""
+    if getattr(profile, "locator", None) is None:
+        raise SetupError(
+            "this profile finds the board only by each photo's own corners (NAME.corners), which a camera's "
+            "frames do not bring: calibrate again with --markers, or with --corners for a camera that stays put"
+        )
+    if profile.geometry != geometry.spec:  # type: ignore[attr-defined]
+        raise SetupError(
+            f"the profile is for the {profile.geometry} board, the game is on {geometry.spec}: "  # type: ignore[attr-defined]
+            "give the matching --board or another --profile"
+        )
+
+
+def page_profile_path(store: Path, geometry: Geometry) -> Path:
+    """Where the page saves a board's calibration when ``cascade run`` was given no profile: beside the store."""
+    name = "".join(c if c.isalnum() else "-" for c in geometry.spec)
+    return store.parent / "profiles" / f"{name}.json"
+
+
 def start_run(args: argparse.Namespace) -> Session:
     """Open the store, LEDs, buttons and camera; resume or start the game; serve the page; start the camera loop.
 
@@ -57,22 +81,17 @@ def start_run(args: argparse.Namespace) -> Session:
     rules = make_rules(args.game or game_on(board), board, args.variant or ("hexagon" if hexagon else None), args.first)
     geometry = rules.geometry
     table = args.camera.strip().startswith("table:")
-    if profile is None:
-        if not table:
-            raise SetupError("give the calibration profile with --profile (cascade calibrate makes one)")
-        seed = _table_seed(args.camera)
-        profile = table_profile(rules.start(), seed)
-    if getattr(profile, "locator", None) is None:
-        raise SetupError(
-            "this profile finds the board only by each photo's own corners (NAME.corners), which a camera's "
-            "frames do not bring: calibrate again with --markers, or with --corners for a camera that stays put"
-        )
-    if profile.geometry != geometry.spec:  # type: ignore[attr-defined]
-        raise SetupError(
-            f"the profile is for the {profile.geometry} board, the game is on {geometry.spec}: "  # type: ignore[attr-defined]
-            "give the matching --board or another --profile"
-        )
-    store = Store(args.store or default_store_path())
+    store_file = Path(args.store or default_store_path())
+    profile_file = Path(args.profile) if args.profile else page_profile_path(store_file, geometry)
+    if profile is None and table:
+        profile = table_profile(rules.start(), _table_seed(args.camera))
+    elif profile is None and profile_file.exists():
+        args.profile = str(profile_file)
+        profile = _profile(args)
+        _say_run(f"reading the board with the profile calibrated on the page, {profile_file}")
+    if profile is not None:
+        _check_profile(profile, geometry)
+    store = Store(store_file)
     leds = buttons = camera = None
     try:
         leds = KeptMatrix(open_leds_awaiting(args.leds, geometry, profile_led_map(profile, geometry), say=_say_run))
@@ -82,9 +101,21 @@ def start_run(args: argparse.Namespace) -> Session:
         live.keep_jpeg = bool(args.jpeg)
         live.on_ply = _say_ply
         camera = open_camera(args.camera, live.position, args.fps)
-        reader = BoardReader(geometry, profile.locator, profile.colour_model)  # type: ignore[attr-defined]
-        loop = CameraLoop(live, reader, open_steadier(), buttons)
-        session = Session(live, store, leds, args.host, args.port, say=_say_run)
+        loops: list[CameraLoop] = []
+
+        def install(chosen: object) -> None:
+            """Read the board with a profile (the one given, or one just calibrated on the page)."""
+            _check_profile(chosen, geometry)
+            reader = BoardReader(geometry, chosen.locator, chosen.colour_model)  # type: ignore[attr-defined]
+            if loops:
+                loops[0].reader, loops[0].steadier = reader, open_steadier()
+            else:
+                loops.append(CameraLoop(live, reader, open_steadier(), buttons))
+
+        if profile is not None:
+            install(profile)
+        setup = table_setup(live, geometry, profile_file, install, leds, calibrated=profile is not None)
+        session = Session(live, store, leds, args.host, args.port, say=_say_run, setup=setup)
     except BaseException:
         for part in (camera, buttons, leds):
             if part is not None:
@@ -96,11 +127,50 @@ def start_run(args: argparse.Namespace) -> Session:
     if args.publish is not None:
         session.publish_to(args.publish)
 
-    def watch(stop: object) -> None:
-        loop.run(camera.frames, stop, fps=camera.fps, image_of=camera.image_of, buttons_of=camera.buttons_of)  # type: ignore[arg-type]
+    if not setup.calibrated:
+        _say_run(
+            f"the {geometry.spec} board has no calibration profile yet: calibrate it on the page, "
+            f"{session.server.url('/setup')}?token={session.token} (it is saved to {profile_file})"
+        )
+
+    def watch(stop: threading.Event) -> None:
+        frames = iter(camera.frames)
+        while not loops:  # no profile yet: every frame goes to the calibration on the page
+            frame = next(frames, None)
+            if frame is None or stop.is_set():
+                return
+            setup.feed(camera.image_of(frame))
+        loops[0].divert = setup.feed
+        loops[0].run(frames, stop, fps=camera.fps, image_of=camera.image_of, buttons_of=camera.buttons_of)
 
     session.start_worker("camera", watch)
     return session
+
+
+def table_setup(
+    live: LiveGame, geometry: Geometry, profile_file: Path, install: Callable[[Any], None], leds: Any, calibrated: bool
+) -> TableSetup:
+    """The page's set-up of this companion: the guided calibration of ``geometry`` (checked against its ready
+    profile when there is one), its stones lit on the LEDs, the profile saved to ``profile_file``."""
+    from calibration.guided import GuidedCalibration
+    from calibration.ready import READY, load_ready_profile
+    from hardware import highlight
+
+    def make_flow() -> GuidedCalibration:
+        return GuidedCalibration(geometry, start=load_ready_profile(geometry.spec) if geometry.spec in READY else None)
+
+    def light_cells(lit: dict[int, str]) -> None:
+        if leds is not None:
+            leds.show(highlight.guidance(pending_cells=lit))
+
+    try:
+        profile_file.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise SetupError(
+            f"cannot make the folder {profile_file.parent} for the calibration ({error.strerror or error}): "
+            "give a --profile file in a folder that can be written"
+        ) from None
+    return TableSetup(live, profile_file, make_flow, install, light_cells=light_cells, calibrated=calibrated)
 
 
 def open_steadier() -> Steadier:

@@ -58,6 +58,7 @@ class Session:
         host: str = "127.0.0.1",
         port: int = 0,
         say: Callable[[str], None] | None = None,
+        setup: object | None = None,
     ) -> None:
         self.live = live
         self.store = store
@@ -65,7 +66,7 @@ class Session:
         self.say: Callable[[str], None] = say or _to_stderr
         self.stop_event = threading.Event()
         self.token = new_token()
-        self.app = create_app({"LIVE": live, "TOKEN": self.token})
+        self.app = create_app({"LIVE": live, "TOKEN": self.token, "SETUP": setup})
         self.server: Server = serve(self.app, host, port)
         self._workers: list[threading.Thread] = []
         self.worker_error: BaseException | None = None

@@ -41,7 +41,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from companion import journal
+from companion import audit, journal
+from companion.audit import AuditEntry
 from companion.errors import (
     StoreDamagedError,
     StoreError,
@@ -88,6 +89,8 @@ MIGRATIONS: tuple[str, ...] = (
     """,
     # 3: the journal of every game's changes, and how far each destination (a hub's broker) acknowledged it
     journal.SCHEMA,
+    # 4: the audit trail of changes made after the fact, and an index to list one game's games quickly
+    audit.SCHEMA,
 )
 SCHEMA_VERSION = len(MIGRATIONS)
 
@@ -390,9 +393,12 @@ class Store:
             return number
 
     def replace_ply(self, game_id: int, number: int, ply: str, diagram: str = "") -> None:
-        """Correct ply ``number`` of an open game to ``ply`` in place (a correction replaces; it never branches)."""
+        """Correct ply ``number`` of a game to ``ply`` in place (a correction replaces; it never branches).
+
+        An ended game can be corrected too (a hub applies a board's corrections of logged games).
+        """
         with self._transaction(f"the correction of ply {number} of game {game_id}") as db:
-            self._require_open(db, game_id)
+            self._require_game(db, game_id)
             changed = db.execute(
                 "UPDATE plies SET ply = ?, diagram = ?, committed_at = ? WHERE game_id = ? AND number = ?",
                 (ply, diagram, _now(), game_id, number),
@@ -402,9 +408,12 @@ class Store:
             journal.write(db, game_id, "correction", {"number": number, "ply": ply, "diagram": diagram}, _now())
 
     def take_back(self, game_id: int, count: int = 1) -> int:
-        """Remove the last ``count`` plies of an open game (an undo); returns how many were removed."""
+        """Remove the last ``count`` plies of a game (an undo, or a correction's cut); returns how many were removed.
+
+        The live game takes back only plies of its open game; a correction may cut an ended one.
+        """
         with self._transaction(f"the undo in game {game_id}") as db:
-            self._require_open(db, game_id)
+            self._require_game(db, game_id)
             rows = db.execute(
                 "SELECT number FROM plies WHERE game_id = ? ORDER BY number DESC LIMIT ?", (game_id, count)
             ).fetchall()
@@ -416,18 +425,102 @@ class Store:
             return len(rows)
 
     def end_game(self, game_id: int, result: str) -> None:
-        """Close a game with its result (``1-0``, ``0-1``, ``1/2-1/2`` or words)."""
+        """Close a game with its result (``1-0``, ``0-1``, ``1/2-1/2`` or words); an ended game's result changes."""
         with self._transaction(f"the end of game {game_id}") as db:
-            self._require_open(db, game_id)
+            self._require_game(db, game_id)
             at = _now()
-            db.execute("UPDATE games SET ended_at = ?, result = ? WHERE id = ?", (at, result, game_id))
+            db.execute(
+                "UPDATE games SET ended_at = coalesce(ended_at, ?), result = ? WHERE id = ?", (at, result, game_id)
+            )
             journal.write(db, game_id, "result", {"result": result}, at)
 
-    def _require_open(self, db: sqlite3.Connection, game_id: int) -> None:
-        row = db.execute("SELECT ended_at FROM games WHERE id = ?", (game_id,)).fetchone()
+    def amend(
+        self,
+        game_id: int,
+        expected: Sequence[str],
+        changes: Mapping[int, tuple[str, str]],
+        keep: int,
+        result: str | None,
+        words: str,
+        address: str,
+    ) -> None:
+        """Apply a correction worked out by :func:`companion.amend.amend`, in one transaction.
+
+        ``expected`` is the game's plies the correction was worked out from
+        (refused with a StoreError if the game changed meanwhile); ``changes``
+        maps ply numbers to their new text and diagram; plies after ``keep``
+        are cut off; ``result`` is the ended game's new result (None: the game
+        is open, or its result stays). The journal tells every change (so a
+        hub follows) and the audit trail keeps ``words`` and ``address``.
+        """
+        with self._transaction(f"the correction of game {game_id}") as db:
+            ended = self._require_game(db, game_id)
+            stored = [
+                row[0] for row in db.execute("SELECT ply FROM plies WHERE game_id = ? ORDER BY number", (game_id,))
+            ]
+            if stored != list(expected):
+                raise StoreError(
+                    f"game {game_id} changed while the correction was worked out: look again, then correct"
+                )
+            at = _now()
+            for number, (ply, diagram) in sorted(changes.items()):
+                db.execute(
+                    "UPDATE plies SET ply = ?, diagram = ?, committed_at = ? WHERE game_id = ? AND number = ?",
+                    (ply, diagram, at, game_id, number),
+                )
+                journal.write(db, game_id, "correction", {"number": number, "ply": ply, "diagram": diagram}, at)
+            if keep < len(stored):
+                db.execute("DELETE FROM plies WHERE game_id = ? AND number > ?", (game_id, keep))
+                journal.write(db, game_id, "undo", {"count": len(stored) - keep, "plies": keep}, at)
+            if ended and result is not None:
+                old = db.execute("SELECT result FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+                if old != result:
+                    db.execute("UPDATE games SET result = ? WHERE id = ?", (result, game_id))
+                    journal.write(db, game_id, "result", {"result": result}, at)
+            audit.write(db, game_id, "correction", words, address, at)
+
+    def set_players(self, game_id: int, names: Mapping[str, str], address: str) -> None:
+        """Set players' names (``White``, ``Black`` headers) of a game; told in the journal and the audit trail."""
+        with self._transaction(f"the players' names of game {game_id}") as db:
+            self._require_game(db, game_id)
+            raw = db.execute("SELECT headers FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            headers = read_headers(raw) or {}
+            changed = {k: v for k, v in names.items() if headers.get(k, "") != v}
+            if not changed:
+                return
+            headers.update(changed)
+            for key in [k for k, v in headers.items() if v == ""]:
+                del headers[key]
+            at = _now()
+            db.execute("UPDATE games SET headers = ? WHERE id = ?", (json.dumps(headers), game_id))
+            journal.write(db, game_id, "headers", {"headers": dict(changed)}, at)
+            words = "; ".join(f"{k} set to {v!r}" if v else f"{k} cleared" for k, v in changed.items())
+            audit.write(db, game_id, "players", words, address, at)
+
+    def set_result(self, game_id: int, result: str, address: str) -> None:
+        """Set the result of an ended game (an adjudication); told in the journal and the audit trail."""
+        with self._transaction(f"the result of game {game_id}") as db:
+            if not self._require_game(db, game_id):
+                raise StoreError(f"game {game_id} is still being played: its result comes from the game")
+            old = db.execute("SELECT result FROM games WHERE id = ?", (game_id,)).fetchone()[0]
+            if old == result:
+                return
+            at = _now()
+            db.execute("UPDATE games SET result = ? WHERE id = ?", (result, game_id))
+            journal.write(db, game_id, "result", {"result": result}, at)
+            audit.write(db, game_id, "result", f"result set from {old or '*'} to {result}", address, at)
+
+    def _require_game(self, db: sqlite3.Connection, game_id: int) -> bool:
+        """Raise UnknownGameError when there is no such game; True when it has ended."""
+        row = (
+            db.execute("SELECT ended_at FROM games WHERE id = ?", (game_id,)).fetchone() if _is_rowid(game_id) else None
+        )
         if row is None:
             raise UnknownGameError(f"there is no game {game_id} in {self.path}; `cascade games` lists them")
-        if row[0] is not None:
+        return row[0] is not None
+
+    def _require_open(self, db: sqlite3.Connection, game_id: int) -> None:
+        if self._require_game(db, game_id):
             raise StoreError(f"game {game_id} has ended; start a new game")
 
     # -- reading ---------------------------------------------------------------------------------
@@ -460,6 +553,50 @@ class Store:
             raise UnknownGameError(f"there is no game {game_id} in {self.path}; `cascade games` lists them")
         return _game_row(row)
 
+    def page(
+        self,
+        game: str | None = None,
+        player: str | None = None,
+        before: int | None = None,
+        after: int | None = None,
+        limit: int = 50,
+    ) -> list[GameRow]:
+        """One page of the archive, newest first: at most ``limit`` games numbered below ``before`` (or, going
+        back towards the newest, the ``limit`` games just above ``after``), of ``game`` and with a player whose
+        name holds ``player`` (any case). Keyset paging: as fast on the last page of 10,000 games as on the first.
+        """
+        if self._empty:
+            return []
+        where, args = _filters(game, player)
+        if after is not None:
+            where.append("g.id > ?")
+            args.append(after)
+        elif before is not None:
+            where.append("g.id < ?")
+            args.append(before)
+        clause = (" WHERE " + " AND ".join(where)) if where else ""
+        order = "ASC" if after is not None and before is None else "DESC"
+        with self._reading() as db:
+            rows = db.execute(f"{self._GAME_QUERY}{clause} ORDER BY g.id {order} LIMIT ?", (*args, limit)).fetchall()
+        found = [_game_row(row) for row in rows]
+        return sorted(found, key=lambda r: -r.id)
+
+    def count(self, game: str | None = None, player: str | None = None) -> int:
+        """How many games the archive holds of ``game`` and with ``player`` (see :meth:`page`)."""
+        if self._empty:
+            return 0
+        where, args = _filters(game, player)
+        clause = (" WHERE " + " AND ".join(where)) if where else ""
+        with self._reading() as db:
+            return int(db.execute(f"SELECT count(*) FROM games g{clause}", args).fetchone()[0])
+
+    def audit(self, game_id: int) -> list[AuditEntry]:
+        """A game's audit trail (corrections, names and results set after the fact), oldest first."""
+        if self._version < 4:
+            return []
+        with self._reading() as db:
+            return audit.entries(db, game_id)
+
     def open_game(self) -> GameRow | None:
         """The most recent game that has not ended, if any (the one to resume)."""
         if self._empty:
@@ -487,6 +624,14 @@ class Store:
                 "SELECT jpeg FROM ply_images WHERE game_id = ? AND number = ?", (game_id, number)
             ).fetchone()
         return None if row is None else bytes(row[0])
+
+    def image_numbers(self, game_id: int) -> list[int]:
+        """The numbers of a game's plies that have a JPEG stored with them."""
+        if self._version < 2:
+            return []
+        with self._reading() as db:
+            rows = db.execute("SELECT number FROM ply_images WHERE game_id = ? ORDER BY number", (game_id,)).fetchall()
+        return [int(row[0]) for row in rows]
 
     def journal(self, game_id: int, after: int = 0, limit: int = -1) -> list[Entry]:
         """A game's journal entries numbered above ``after``, in order (at most ``limit``; -1: all)."""
@@ -561,6 +706,23 @@ class Store:
         return tuple(found)
 
 
+def _filters(game: str | None, player: str | None) -> tuple[list[str], list[object]]:
+    """The archive's WHERE conditions and their arguments."""
+    where: list[str] = []
+    args: list[object] = []
+    if game:
+        where.append("g.game = ?")
+        args.append(game)
+    if player:
+        names = (
+            "CASE WHEN json_valid(g.headers) THEN lower(coalesce(json_extract(g.headers, '$.White'), '') || ' / ' || "
+            "coalesce(json_extract(g.headers, '$.Black'), '')) ELSE '' END"
+        )
+        where.append(f"instr({names}, ?) > 0")
+        args.append(player.lower())
+    return where, args
+
+
 def _is_rowid(value: int) -> bool:
     return isinstance(value, int) and -(2**63) <= value < 2**63
 
@@ -597,9 +759,13 @@ def format_record(headers: Sequence[tuple[str, str]], plies: Sequence[str]) -> s
 def export_record(store: Store, game_id: int) -> str:
     """The record of one game, checked by replaying it through the referee and written by its record writer.
 
+    A result set on the page for a game the rules did not decide is written as
+    its ``Result`` header; the game's audit trail (its corrections) follows the
+    headers as comments, ``{...}``, which records may hold (docs/rules.md).
+
     Raises StoreDamagedError naming the ply when the game's rows are damaged.
     """
-    from referee.records import read_record, replay, write_record
+    from referee.records import header_line, read_record, replay, write_record
 
     row = store.game(game_id)
     damage = store.check(game_id)
@@ -614,7 +780,17 @@ def export_record(store: Store, game_id: int) -> str:
     headers.setdefault("Date", row.started_at[:10].replace("-", "."))
     ordered = [("Game", headers.pop("Game")), *sorted(headers.items(), key=lambda kv: _HEADER_ORDER.get(kv[0], 99))]
     text = format_record(ordered, [p.ply for p in store.plies(game_id)])
-    return write_record(replay(read_record(text)))
+    game = replay(read_record(text))
+    written = write_record(game)
+    extra = []
+    if not game.is_over and row.result in ("1-0", "0-1", "1/2-1/2"):
+        extra.append(header_line("Result", row.result))  # set on the page: an adjudicated game
+    extra.extend(entry.comment() for entry in store.audit(game_id))
+    if not extra:
+        return written
+    lines = written.split("\n")
+    first_move = next((i for i, line in enumerate(lines) if not line.startswith("[")), len(lines))
+    return "\n".join([*lines[:first_move], *extra, *lines[first_move:]])
 
 
 _HEADER_ORDER = {

@@ -3,7 +3,8 @@
 A board numbers the journal of each game 1, 2, 3… (:mod:`companion.journal`);
 the hub's store numbers its own journal of that game the same way, because
 each message becomes exactly one store change (start: a new game; ply: a ply;
-undo: plies taken back; correction: a ply replaced in place; result: the end).
+undo: plies taken back; correction: a ply replaced in place; result: the end;
+headers: the players' names set afterwards).
 So the next number the hub wants is its own journal's last number plus one,
 on disk, surviving a restart of the hub. A message numbered below it is a
 duplicate (a resend, a redelivery after a reconnection) and is dropped; one
@@ -24,6 +25,8 @@ from companion.hub_messages import JournalMessage
 from companion.store import Store
 
 MAX_EARLY = 2000
+SETTABLE_HEADERS = ("White", "Black")
+"""The headers a board may change after a game's start (its own keys, Event, Table and Origin, stay the hub's)."""
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,10 @@ class Recorder:
             return ""
         if message.kind == "result":
             self.store.end_game(game_id, str(body["result"]))
+            return ""
+        if message.kind == "headers":
+            names = {str(k): str(v) for k, v in dict(body["headers"]).items() if k in SETTABLE_HEADERS}
+            self.store.set_players(game_id, names, f"board {message.board}")
             return ""
         raise ValueError(f"{message.kind!r} is not a journal entry")
 

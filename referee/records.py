@@ -1,9 +1,11 @@
 """Records (docs/rules.md): read, write and replay games of all three games.
 
 A record is plain text: ``[Key "value"]`` headers, then numbered moves of one
-or two plies. Reading checks the notation and names the line and column of
-the first problem (:class:`RecordError`); replaying checks every ply and
-every listed cascade against the rules and stops at the first disagreement
+or two plies; comments in braces, ``{...}``, may stand anywhere after the
+headers (an exported game carries its corrections so) and are skipped.
+Reading checks the notation and names the line and column of the first
+problem (:class:`RecordError`); replaying checks every ply and every listed
+cascade against the rules and stops at the first disagreement
 (:class:`ReplayError`), naming the move number, the player, what the record
 says and what the rules give. A Cascade ply without a cascade string lists
 nothing, so only its drop is checked.
@@ -151,10 +153,30 @@ def _rules_from(headers: dict[str, tuple[str, int, int]]) -> Rules:
         raise RecordError(f"bad header: {error}", line, col) from error
 
 
+def _without_comments(text: str, first_line: int) -> str:
+    """The move text with each comment, ``{...}`` (it may span lines), blanked out: words keep their places."""
+    out: list[str] = []
+    opened: tuple[int, int] | None = None
+    line, column = first_line, 0
+    for char in text:
+        column += 1
+        if opened is None and char == "{":
+            opened = (line, column)
+        if char == "\n":
+            line, column = line + 1, 0
+        out.append(char if opened is None or char == "\n" else " ")
+        if opened is not None and char == "}":
+            opened = None
+    if opened is not None:
+        raise RecordError("a comment opened with { is never closed: end it with }", *opened)
+    return "".join(out)
+
+
 def read_record(text: str) -> Record:
     """Parse a record; raises RecordError naming the line and column of the first problem."""
     _check_text(text)
     raw, moves_text, first_line = _split_headers(text)
+    moves_text = _without_comments(moves_text, first_line)
     headers = {k: (v, line, col) for k, v, line, col in raw}
     rules = _rules_from(headers)
     if "Result" in headers and headers["Result"][0].strip() not in RESULTS:

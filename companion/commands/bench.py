@@ -20,6 +20,7 @@ TARGETS = {
     "leds": ("hardware.bench", "time to push a full-board update through each LED driver"),
     "live": ("companion.bench_live", "latency from a drop to the LEDs, frames per second with viewers"),
     "calibration": ("calibration.bench", "guided calibration time, LED map exactness, reading under drifting light"),
+    "page": ("companion.bench_page", "the archive's pages with 10,000 logged games: median and p95 ms per answer"),
     "hub": ("hub.bench", "an event's round through faults: ply-to-hub-page latency, losses, hub CPU, messages/s"),
 }
 

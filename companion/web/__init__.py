@@ -15,6 +15,10 @@ live game, or anything that offers snapshots, actions and camera frames):
   the game before the live game sees them (a bad one answers 400, changing
   nothing); every answer carries a Content-Security-Policy.
 
+The archive (:mod:`companion.web.archive`) lists every logged game at
+``/games`` and replays one at ``/games/<id>``, with its downloads; with the
+token its players, result and plies can be corrected there.
+
 :func:`serve` runs an app on a background thread with Werkzeug's threaded
 server, bound to 127.0.0.1 unless told otherwise, and stops it cleanly.
 """

@@ -25,8 +25,11 @@ from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server, se
 
 from companion.errors import CompanionError, SetupError
 from companion.snapshot import Snapshot
+from companion.web.archive import bp as archive
 from companion.web.board import draw_board
+from companion.web.bodies import request_params as _request_params
 from companion.web.broadcast import Broadcaster, encode_event
+from companion.web.setup import bp as setup
 from referee.errors import RefereeError
 from referee.geometry import parse_geometry
 from referee.quoting import shown
@@ -178,32 +181,6 @@ def action(name: str) -> tuple[Response, int]:
     return jsonify({"ok": True, "message": message}), 200
 
 
-def _request_params() -> dict[str, str]:
-    """The action's parameters from the form or a JSON object (without the token); raises ActionRequestError."""
-    params = {k: v for k, v in request.form.items() if k != "token"}
-    if not request.is_json:
-        return params
-    raw = request.get_data(cache=True)
-    if not raw.strip():
-        return params
-    try:
-        body: Any = json.loads(raw)
-    except (ValueError, RecursionError):
-        raise ActionRequestError(
-            'the body is not JSON: send a JSON object of names and values, like {"cell": "e6", "symbol": "x"}'
-        ) from None
-    if not isinstance(body, dict):
-        raise ActionRequestError(
-            'the body must be a JSON object of names and values, like {"cell": "e6", "symbol": "x"}, '
-            f"not a JSON {type(body).__name__}"
-        )
-    for key, value in body.items():
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
-            raise ActionRequestError(f"the value of {shown(str(key), SHOWN_CHARS)} must be text or a number")
-        params[str(key)] = str(value)
-    return params
-
-
 def action_params(name: str, params: Mapping[str, str], snap: Snapshot) -> dict[str, str]:
     """The parameters of action ``name``, checked against the game in ``snap``; raises ActionRequestError.
 
@@ -258,8 +235,10 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config.update(config)
     app.register_blueprint(bp)
+    app.register_blueprint(archive)  # the logged games, from the store of config STORE or of the live game
+    app.register_blueprint(setup)  # a new game's options and the calibration, with config SETUP
     app.after_request(_secure)
-    for code in (400, 404, 405, 413):
+    for code in (400, 403, 404, 405, 409, 413):
         app.register_error_handler(code, _json_error_for_actions)
     return app
 

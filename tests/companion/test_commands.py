@@ -10,7 +10,7 @@ from companion.cli import main
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--camera", "0"], "--profile"),
+        (["--camera", "0"], "camera 0 cannot be opened"),  # without a profile the page would calibrate it
         (["--camera", "table:?seed=x"], "whole number"),
         (["--camera", "table:?sed=3"], "takes seed and fps"),
         (["--camera", "table:?fps=nan"], "fps must be a number, 0 or more, not 'nan'"),

@@ -34,6 +34,7 @@ BASE: dict[tuple[str, ...], list[str]] = {
     ("bench", "calibration"): [],
     ("bench", "real"): [],
     ("bench", "hub"): [],
+    ("bench", "page"): [],
     ("hub",): ["--broker", "mqtt://127.0.0.1/ev"],
     ("calibrate",): ["--geometry", "diamond:8", "-o", "p.json"],
     ("demo",): [],

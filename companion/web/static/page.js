@@ -70,6 +70,7 @@ async function act(name, extra) {
 }
 
 if (token) {
+  document.querySelectorAll("#archive-link, #setup-link").forEach((a) => { a.href += "?token=" + encodeURIComponent(token); });
   const actions = document.getElementById("actions");
   actions.hidden = false;
   actions.querySelectorAll("button").forEach((button) => button.addEventListener("click", () => {
