@@ -7,6 +7,7 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
+from companion.advice import Advice, advice_for
 from companion.cameras import open_camera, table_profile
 from companion.errors import SetupError
 from companion.live import LiveGame
@@ -15,6 +16,7 @@ from companion.session import Session
 from companion.store import Store, default_store_path
 from referee.game import game_on, make_rules
 from referee.geometry import Geometry
+from referee.rules import Rules
 
 if TYPE_CHECKING:
     from hardware import LedMap
@@ -55,6 +57,7 @@ def start_run(args: argparse.Namespace) -> Session:
     board = args.board or (getattr(profile, "geometry", None) if profile is not None else None)
     hexagon = (board or "").strip().startswith("hexagon:")
     rules = make_rules(args.game or game_on(board), board, args.variant or ("hexagon" if hexagon else None), args.first)
+    advice = advice_for(args.opponent, args.engine_plays, rules)
     geometry = rules.geometry
     table = args.camera.strip().startswith("table:")
     if profile is None:
@@ -78,13 +81,16 @@ def start_run(args: argparse.Namespace) -> Session:
         leds = KeptMatrix(open_leds_awaiting(args.leds, geometry, profile_led_map(profile, geometry), say=_say_run))
         buttons = open_buttons(args.buttons)
         players = {key: name for key, name in (("White", args.white), ("Black", args.black)) if name}
-        live = LiveGame.start_or_resume(rules.start(), store, leds=leds, headers=players)
+        live = LiveGame.start_or_resume(
+            rules.start(), store, leds=leds, headers={**computer_names(advice, rules), **players}
+        )
         live.keep_jpeg = bool(args.jpeg)
         live.on_ply = _say_ply
         camera = open_camera(args.camera, live.position, args.fps)
         reader = BoardReader(geometry, profile.locator, profile.colour_model)  # type: ignore[attr-defined]
         loop = CameraLoop(live, reader, open_steadier(), buttons)
         session = Session(live, store, leds, args.host, args.port, say=_say_run)
+        live.play_against(advice)
     except BaseException:
         for part in (camera, buttons, leds):
             if part is not None:
@@ -101,6 +107,15 @@ def start_run(args: argparse.Namespace) -> Session:
 
     session.start_worker("camera", watch)
     return session
+
+
+def computer_names(advice: Advice, rules: Rules) -> dict[str, str]:
+    """The record's name of the computer's colour (``{"Black": "Engine (club)"}``), none without a computer."""
+    computer = advice.computer
+    if computer is None or computer.side is None:
+        return {}
+    colour = "White" if rules.player_colour(computer.side) == "o" else "Black"
+    return {colour: f"Engine ({computer.opponent.level})"}
 
 
 def open_steadier() -> Steadier:
