@@ -27,11 +27,12 @@ from companion.errors import CompanionError, SetupError
 from companion.snapshot import Snapshot
 from companion.web.board import draw_board
 from companion.web.broadcast import Broadcaster, encode_event
+from companion.web.coach import bp as coach_bp
 from referee.errors import RefereeError
 from referee.geometry import parse_geometry
 from referee.quoting import shown
 
-ACTIONS = ("new_game", "undo", "correct", "end_turn", "pass", "confirm", "resign")
+ACTIONS = ("new_game", "undo", "correct", "end_turn", "pass", "confirm", "resign", "hint", "teach")
 ACTION_PARAMS: Mapping[str, tuple[str, ...]] = {"correct": ("cell", "symbol")}
 MJPEG_BOUNDARY = "cascadeframe"
 MAX_BODY_BYTES = 16 * 1024
@@ -258,6 +259,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
     app.config.update(config)
     app.register_blueprint(bp)
+    app.register_blueprint(coach_bp)
     app.after_request(_secure)
     for code in (400, 404, 405, 413):
         app.register_error_handler(code, _json_error_for_actions)
