@@ -92,6 +92,14 @@ def side_words(rules: Rules, computer: Computer) -> str:
     return f"the engine at {computer.opponent.level} plays {player_name(rules, computer.side)}"
 
 
+def record_names(rules: Rules, computer: Computer | None) -> dict[str, str]:
+    """The record's name of the computer's colour (``{"Black": "Engine (club)"}``); none without a computer."""
+    if computer is None or computer.side is None:
+        return {}
+    colour = "White" if rules.player_colour(computer.side) == WHITE else "Black"
+    return {colour: f"Engine ({computer.opponent.level})"}
+
+
 def position_key(position: Position) -> tuple[int, int, tuple[str, ...]]:
     """What tells two positions of one game apart for the computer: plies played, the mover and the board."""
     return (position.plies, position.to_move, position.symbols())
@@ -197,6 +205,7 @@ __all__ = [
     "OpponentError",
     "parse_opponent",
     "parse_side",
+    "record_names",
     "side_of",
     "side_words",
 ]

@@ -30,7 +30,7 @@ import numpy as np
 
 from companion.advice import advice_for
 from companion.broker_url import BrokerUrl
-from companion.computer import Opponent
+from companion.computer import Opponent, record_names
 from companion.live import LiveGame
 from companion.runner import CameraLoop, Steadier
 from companion.scenario import Script, Step, script_game
@@ -97,10 +97,7 @@ def start_demo(
     store = Store(Path(folder) / "demo-games.sqlite3")
     leds = KeptMatrix(open_leds_awaiting(leds_spec, geometry, say=_say_demo))
     try:
-        names = {"White": "Ada", "Black": "Bo"}
-        if advice.computer is not None and advice.computer.side is not None:
-            computer_colour = "White" if rules.player_colour(advice.computer.side) == "o" else "Black"
-            names[computer_colour] = f"Engine ({advice.computer.opponent.level})"
+        names = {"White": "Ada", "Black": "Bo", **record_names(rules, advice.computer)}
         live = LiveGame.start_or_resume(rules.start(), store, leds=leds, headers=names)
         session = Session(live, store, leds, host, port, say=_say_demo)
         live.play_against(advice)

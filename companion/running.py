@@ -7,8 +7,9 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from companion.advice import Advice, advice_for
+from companion.advice import advice_for
 from companion.cameras import open_camera, table_profile
+from companion.computer import record_names
 from companion.errors import SetupError
 from companion.live import LiveGame
 from companion.runner import CameraLoop, Steadier
@@ -16,7 +17,6 @@ from companion.session import Session
 from companion.store import Store, default_store_path
 from referee.game import game_on, make_rules
 from referee.geometry import Geometry
-from referee.rules import Rules
 
 if TYPE_CHECKING:
     from hardware import LedMap
@@ -82,7 +82,7 @@ def start_run(args: argparse.Namespace) -> Session:
         buttons = open_buttons(args.buttons)
         players = {key: name for key, name in (("White", args.white), ("Black", args.black)) if name}
         live = LiveGame.start_or_resume(
-            rules.start(), store, leds=leds, headers={**computer_names(advice, rules), **players}
+            rules.start(), store, leds=leds, headers={**record_names(rules, advice.computer), **players}
         )
         live.keep_jpeg = bool(args.jpeg)
         live.on_ply = _say_ply
@@ -107,15 +107,6 @@ def start_run(args: argparse.Namespace) -> Session:
 
     session.start_worker("camera", watch)
     return session
-
-
-def computer_names(advice: Advice, rules: Rules) -> dict[str, str]:
-    """The record's name of the computer's colour (``{"Black": "Engine (club)"}``), none without a computer."""
-    computer = advice.computer
-    if computer is None or computer.side is None:
-        return {}
-    colour = "White" if rules.player_colour(computer.side) == "o" else "Black"
-    return {colour: f"Engine ({computer.opponent.level})"}
 
 
 def open_steadier() -> Steadier:

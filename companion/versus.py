@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from companion.live import LiveGame
-from companion.scenario import Step, move_steps
+from companion.scenario import Step, could_continue, move_steps
 from referee.geometry import Cell
 from referee.plies import Ply
 from referee.rules import Move, Position
@@ -138,14 +138,9 @@ def versus_steps(
             continue
         move = position.play(ply)
         steps = _steps(move, number)
-        if position.rules.game == "cascades" and len(ply.cells) == 1 and _could_continue(position, ply):
+        if position.rules.game == "cascades" and could_continue(move):
             steps.append(Step(move.position.symbols(), hand=False, button="END_TURN", note="end turn", move=number))
         yield Turn(tuple(steps), False)
-
-
-def _could_continue(position: Position, ply: Ply) -> bool:
-    """True when a one-stone Cascades turn could have taken a second stone (so it needs End turn)."""
-    return any(len(p.cells) == 2 and p.cells[0] == ply.cells[0] for p in position.legal_plies())
 
 
 __all__ = ["THINK_WAIT_S", "ComputerSilentError", "Turn", "placed_ply", "random_player", "versus_steps"]

@@ -128,7 +128,7 @@ def save_record(record: str, path: str | None) -> bool:
 def run(args: argparse.Namespace) -> int:
     """Play until the game ends, ``quit``, the end of the input or Ctrl-C; then write the record."""
     from companion.advice import advice_for
-    from companion.computer import side_words
+    from companion.computer import record_names, side_words
     from referee.game import new_game
     from referee.records import write_record
 
@@ -138,9 +138,7 @@ def run(args: argparse.Namespace) -> int:
     game = new_game(args.game, spec, args.variant, args.first)
     computer = advice_for(args.opponent, args.engine_plays, game.rules, seed=0).computer
     names = {k: v for k, v in (("White", args.white), ("Black", args.black)) if v}
-    if computer is not None and computer.side is not None:
-        colour = "White" if game.rules.player_colour(computer.side) == "o" else "Black"
-        names.setdefault(colour, f"Engine ({computer.opponent.level})")
+    names = {**record_names(game.rules, computer), **names}
     game = game.with_headers(**names)
     helptext = (HELP if computer is None else HELP_AGAINST).format(example=EXAMPLES[args.game])
     if computer is not None:

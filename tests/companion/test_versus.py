@@ -15,17 +15,8 @@ from companion.table import ScriptedTable
 from companion.versus import random_player, versus_steps
 from referee import read_record, replay
 from referee.game import make_rules
+from tests.companion.test_vision_games import GAMES, ShownLeds
 from vision.pipeline import BoardReader
-
-GAMES = [("cascade", "diamond:4"), ("cascades", "trapezoid:4,4"), ("kaskade", "grid:3x3")]
-
-
-class ShownLeds:
-    def __init__(self) -> None:
-        self.frames: list = []
-
-    def show(self, frame) -> None:
-        self.frames.append(frame)
 
 
 @pytest.mark.parametrize(("game", "board"), GAMES)
