@@ -264,3 +264,19 @@ def test_play_against_the_computer_in_the_terminal(monkeypatch, capsys, tmp_path
     out = capsys.readouterr().out
     assert "the computer plays x" in out and "hint: " in out
     assert '[Black "Engine (club)"]' in record.read_text(encoding="utf-8")
+
+
+def test_run_gives_the_computer_its_side_and_its_name_in_the_record(tmp_path):
+    from companion.cli import build_parser
+    from companion.running import start_run
+
+    store = str(tmp_path / "games.sqlite3")
+    argv = ["run", "--camera", "table:", "--store", store, "--port", "0", "--opponent", "engine:beginner"]
+    session = start_run(build_parser().parse_args([*argv, "--engine-plays", "white"]))
+    try:
+        computer = session.live.advice.computer
+        assert computer is not None and computer.side == 0 and computer.opponent == Opponent("beginner")
+        headers = session.store.games()[-1].headers
+    finally:
+        session.close()
+    assert dict(headers).get("White") == "Engine (beginner)"
