@@ -420,7 +420,7 @@ class LiveGame:
     def _hint_ready(self, position: Position, hint: Hint) -> None:
         """A hint was chosen (on the adviser's thread): light it if the game is still there."""
         with self._lock:
-            if position is not self.position:
+            if position is not self.position or self.broadcaster.closed:
                 return
             self.advice.hint_ready(position, hint, self._hint_over)
             self._note = f"Hint: {hint.ply}"
@@ -445,8 +445,8 @@ class LiveGame:
     def _computer_ready(self, position: Position, hint: Hint) -> None:
         """The computer chose its ply (on its own thread): light it, or pass for it."""
         with self._lock:
-            if position is not self.position:
-                return
+            if position is not self.position or self.broadcaster.closed:
+                return  # the game moved on (an undo, a new game) or was closed while it thought
             if hint.ply.passes:
                 self._accept(position.play(hint.ply))
                 self._note = "The computer passes"

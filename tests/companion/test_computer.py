@@ -121,6 +121,18 @@ def test_a_stone_placed_while_the_computer_thinks_is_taken_back(tmp_path):
         assert [str(m.ply) for m in live.moves] == ["o c3"]
 
 
+def test_a_ply_chosen_after_the_game_closed_changes_nothing(tmp_path):
+    waiting: list = []
+    rules = make_rules("cascades", "trapezoid:3,3")
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(rules.start(), store)
+        live.play_against(Advice(Computer(Opponent(), 0, start=waiting.append, think=fixed("a2"))))
+        assert len(waiting) == 1
+        live.close()
+        waiting.pop()()
+        assert live.moves == () and live.snapshot().suggested == ()
+
+
 def test_a_cascades_turn_of_one_stone_ends_without_end_turn_and_a_pass_is_played_for_it(tmp_path):
     live, store = live_game(tmp_path, "cascades", "trapezoid:3,3", side=1, think=fixed("b2"))
     with store:
