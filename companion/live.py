@@ -23,6 +23,13 @@ against it and the expected board follows.
 Cascades turns of one or two stones end with a second stone, the End-turn
 button (or the page), or the opponent's next stone.
 
+With a computer opponent (:attr:`LiveGame.advice`, :mod:`companion.advice`)
+the engine chooses its ply on its own thread when it is to move; the live
+game lights it (blinking fast in the colour to place), the player places it
+for the computer, and only that ply passes (:func:`companion.coach.against_computer`).
+Hints (the ``hint`` action or button) light the best ply for a few seconds;
+the teaching mode (``teach``) puts the legal cells on the page.
+
 Nothing outside the game stops it. The LEDs are handed each frame and never
 waited for (``hardware.KeptMatrix`` drives them from its own thread); their
 controller's state reaches the page through :meth:`LiveGame.set_link`. A
@@ -38,11 +45,13 @@ import json
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
+from companion.advice import Advice
 from companion.amend import Amendment, CorrectionError, amend, save
 from companion.assess import Assessment, Kind, assess, ply_text
 from companion.backlog import Backlog
+from companion.coach import against_computer, preview
 from companion.errors import LiveGameError
 from companion.snapshot import CellMark, Snapshot
 from companion.store import GameRow, Store
@@ -50,8 +59,11 @@ from companion.web.broadcast import Broadcaster, encode_event
 from referee.rules import Move, Position
 from referee.symbols import COLOUR_NAMES, COLOURS, EMPTY
 
-BUTTON_ACTIONS = {"END_TURN": "end_turn", "PASS": "pass", "CONFIRM": "confirm", "UNDO": "undo"}
-ACTIONS = ("new_game", "undo", "correct", "end_turn", "pass", "confirm", "resign")
+if TYPE_CHECKING:
+    from engine import Hint
+
+BUTTON_ACTIONS = {"END_TURN": "end_turn", "PASS": "pass", "CONFIRM": "confirm", "UNDO": "undo", "HINT": "hint"}
+ACTIONS = ("new_game", "undo", "correct", "end_turn", "pass", "confirm", "resign", "hint", "teach")
 
 
 class Leds(Protocol):
@@ -118,6 +130,8 @@ class LiveGame:
         self.left_unfinished: GameRow | None = None
         """The store's open game of other rules, closed unfinished when this one started (None: there was none)."""
         self.on_notice: Callable[[str], None] | None = None
+        self.advice = Advice()
+        """The computer opponent (none unless :meth:`play_against` gives one), hints and the teaching mode."""
         self._snapshot = self._build_snapshot()
         self._refresh(show_leds=True)
 
@@ -175,6 +189,12 @@ class LiveGame:
         with self._lock:
             return (self._start, *(m.position for m in self._moves))
 
+    def play_against(self, advice: Advice) -> None:
+        """Give the game its computer opponent (and hints); it starts thinking if it is to move."""
+        with self._lock:
+            self.advice = advice
+            self._refresh(show_leds=True)
+
     # -- inputs ----------------------------------------------------------------------------------
 
     def on_reading(self, symbols: Sequence[str], occluded: bool = False) -> Snapshot:
@@ -220,6 +240,8 @@ class LiveGame:
             "end_turn": self._end_turn,
             "pass": self._pass,
             "resign": self._resign,
+            "hint": self._hint,
+            "teach": self._teach,
         }.get(action)
         if handler is None:
             raise LiveGameError(f"'{action}' is not an action: use one of {', '.join(ACTIONS)}")
@@ -249,6 +271,8 @@ class LiveGame:
             self._refresh(show_leds=True)
             return
         found = assess(position, observed)
+        if self.advice.computer_to_move(position):
+            found = against_computer(position, observed, found, self.advice.computer_ply(position))
         if self._tentative is not None:
             found = self._follow_tentative(position, observed, found)
         self._assessment = found
@@ -395,6 +419,49 @@ class LiveGame:
         self._accept(move)
         return f"Turn ended: {ply_text(move)}"
 
+    def _hint(self, params: dict[str, str]) -> str:
+        words = self.advice.ask_hint(self.position, self._hint_ready, self._hint_over)
+        shown = self.advice.hint_ply(self.position)
+        return f"Hint: {shown}" if shown is not None else words
+
+    def _hint_ready(self, position: Position, hint: Hint) -> None:
+        """A hint was chosen (on the adviser's thread): light it if the game is still there."""
+        with self._lock:
+            if position is not self.position or self.broadcaster.closed:
+                return
+            self.advice.hint_ready(position, hint, self._hint_over)
+            self._note = f"Hint: {hint.ply}"
+            self._refresh(show_leds=True)
+
+    def _hint_over(self) -> None:
+        """The hint's time is up: put it out."""
+        with self._lock:
+            self._refresh(show_leds=True)
+
+    def _teach(self, params: dict[str, str]) -> str:
+        self.advice.teaching = not self.advice.teaching
+        if self.advice.teaching:
+            return "Teaching: the page shows where a stone may go; point at a cell to see what it would cause"
+        return "Teaching off"
+
+    def preview(self, cell: str, colour: str | None = None) -> tuple[CellMark, ...]:
+        """What dropping on ``cell`` would cause now (every cell that changes); raises CellError for a bad name."""
+        with self._lock:
+            return preview(self.position, cell, colour)
+
+    def _computer_ready(self, position: Position, hint: Hint) -> None:
+        """The computer chose its ply (on its own thread): light it, or pass for it."""
+        with self._lock:
+            if position is not self.position or self.broadcaster.closed:
+                return  # the game moved on (an undo, a new game) or was closed while it thought
+            if hint.ply.passes:
+                self._accept(position.play(hint.ply))
+                self._note = "The computer passes"
+            if self._observed is not None:
+                self._judge()
+            else:
+                self._refresh(show_leds=True)
+
     def _pass(self, params: dict[str, str]) -> str:
         return self._play_text("pass")
 
@@ -470,6 +537,7 @@ class LiveGame:
         if show_leds:
             self._show_leds()
         self._publish()
+        self.advice.consult(self.position, self._computer_ready)
 
     def _show_leds(self) -> None:
         from hardware import highlight
@@ -495,6 +563,9 @@ class LiveGame:
             },
             last=last,
             winning=winning,
+            suggested_cells={
+                geometry.index(m.cell): m.need[:1] for m in self.advice.suggested(position, self._observed)
+            },
         )
         self._leds_shown = tuple(str(frame[i]) if i in frame else "" for i in range(len(geometry.cells)))
         if self.leds is not None:
@@ -518,6 +589,9 @@ class LiveGame:
             return found.alerts[0] if found.alerts else "Something on the board is wrong", found.alerts
         if found.kind is Kind.PARTIAL:
             return found.message, ()
+        computer = self.advice.computer_message(position, self._observed)
+        if computer:
+            return computer, ()
         if self._tentative is not None:
             return f"{self.turn_player()}: place a second stone or press End turn", ()
         if self._note:
@@ -557,6 +631,10 @@ class LiveGame:
             frames=self._frames,
             link=self._link,
             hub=self._hub,
+            computer=self.advice.computer_line(position),
+            suggested=self.advice.suggested(position, self._observed),
+            legal=self.advice.legal(position),
+            teaching=self.advice.teaching,
         )
 
     def _publish(self) -> Snapshot:
@@ -614,6 +692,7 @@ class LiveGame:
         """
         with self._lock:
             self._save_waiting(force=True)
+            self.advice.close()
         self.broadcaster.close()
         with self._camera_cond:
             self._camera_cond.notify_all()

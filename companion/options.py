@@ -129,3 +129,40 @@ def event_broker(text: str) -> object:
         return parse_broker_url(text, board=False)
     except BrokerUrlError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def opponent(text: str) -> object:
+    """A ``type=`` for ``--opponent``: ``engine`` or ``engine:LEVEL`` (an :class:`~companion.computer.Opponent`)."""
+    from companion.computer import OpponentError, parse_opponent
+
+    try:
+        return parse_opponent(text)
+    except OpponentError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def engine_side(text: str) -> str:
+    """A ``type=`` for ``--engine-plays``: white or black (or first or second)."""
+    from companion.computer import OpponentError, parse_side
+
+    try:
+        return parse_side(text)
+    except OpponentError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def add_opponent_options(parser: argparse.ArgumentParser, default: str | None = None) -> None:
+    """``--opponent engine[:LEVEL]`` and ``--engine-plays white|black`` (``default``: the opponent unless given)."""
+    parser.add_argument(
+        "--opponent",
+        type=opponent,
+        default=None if default is None else opponent(default),
+        metavar="engine[:LEVEL]",
+        help="play against the computer, at a level: beginner, casual, club (the default) or strongest",
+    )
+    parser.add_argument(
+        "--engine-plays",
+        type=engine_side,
+        metavar="white|black",
+        help="the side the computer plays (default: the second player; first and second are understood too)",
+    )

@@ -10,7 +10,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.advice import advice_for
 from companion.cameras import open_camera, table_profile
+from companion.computer import record_names
 from companion.errors import SetupError
 from companion.live import LiveGame
 from companion.runner import CameraLoop, Steadier
@@ -79,6 +81,7 @@ def start_run(args: argparse.Namespace) -> Session:
     board = args.board or (getattr(profile, "geometry", None) if profile is not None else None)
     hexagon = (board or "").strip().startswith("hexagon:")
     rules = make_rules(args.game or game_on(board), board, args.variant or ("hexagon" if hexagon else None), args.first)
+    advice = advice_for(args.opponent, args.engine_plays, rules)
     geometry = rules.geometry
     table = args.camera.strip().startswith("table:")
     store_file = Path(args.store or default_store_path())
@@ -97,7 +100,9 @@ def start_run(args: argparse.Namespace) -> Session:
         leds = KeptMatrix(open_leds_awaiting(args.leds, geometry, profile_led_map(profile, geometry), say=_say_run))
         buttons = open_buttons(args.buttons)
         players = {key: name for key, name in (("White", args.white), ("Black", args.black)) if name}
-        live = LiveGame.start_or_resume(rules.start(), store, leds=leds, headers=players)
+        live = LiveGame.start_or_resume(
+            rules.start(), store, leds=leds, headers={**record_names(rules, advice.computer), **players}
+        )
         live.keep_jpeg = bool(args.jpeg)
         live.on_ply = _say_ply
         camera = open_camera(args.camera, live.position, args.fps)
@@ -116,6 +121,7 @@ def start_run(args: argparse.Namespace) -> Session:
             install(profile)
         setup = table_setup(live, geometry, profile_file, install, leds, calibrated=profile is not None)
         session = Session(live, store, leds, args.host, args.port, say=_say_run, setup=setup)
+        live.play_against(advice)
     except BaseException:
         for part in (camera, buttons, leds):
             if part is not None:

@@ -163,12 +163,12 @@ def script_game(start: Position, seed: int = 1, max_plies: int | None = None, mi
                 mistake_step = len(steps) + next(i for i, (_, note) in enumerate(boards) if note.startswith("mistake"))
         for board, note in boards:
             steps.append(Step(board, hand=True, note=note, move=index + 1))
-        if start.rules.game == "cascades" and _could_continue(move) and index + 1 < len(moves):
+        if start.rules.game == "cascades" and could_continue(move) and index + 1 < len(moves):
             steps.append(Step(move.position.symbols(), hand=False, button="END_TURN", note="end turn", move=index + 1))
     return Script(start, tuple(steps), tuple(moves), mistake_step)
 
 
-def _could_continue(move: Move) -> bool:
+def could_continue(move: Move) -> bool:
     """True for a one-stone Cascades turn that could have taken a second stone (so it needs End turn)."""
     if len(move.ply.cells) != 1:
         return False

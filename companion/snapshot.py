@@ -7,8 +7,12 @@ alerts, the move list, the LED mirror and any offer waiting for a confirm.
 ``link`` says in plain words how the LED controller is doing when it is not
 answering ("LEDs disconnected since 20:31, retrying"), and is empty while it
 answers or when the board has no LEDs; ``hub`` likewise says when a board that publishes its game cannot
-reach the broker. The live game builds one after every change; the page gets it as JSON from
-``GET /api/state`` and as Server-Sent Events.
+reach the broker. ``computer`` says what the computer opponent does
+("the computer plays = e6", "The computer is thinking…"), ``suggested`` the
+cells of the ply to place for it (or of a hint asked for), and, in the
+teaching mode, ``legal`` the cells a stone may go on now. The live game
+builds one after every change; the page gets it as JSON from ``GET
+/api/state`` and as Server-Sent Events.
 """
 
 from __future__ import annotations
@@ -52,6 +56,10 @@ class Snapshot:
     link: str = ""
     extra: tuple[tuple[str, str], ...] = field(default=())
     hub: str = ""
+    computer: str = ""
+    suggested: tuple[CellMark, ...] = ()
+    legal: tuple[str, ...] = ()
+    teaching: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict: the fields, with score as an object and marks as objects."""
@@ -79,4 +87,8 @@ class Snapshot:
             "link": self.link,
             "extra": dict(self.extra),
             "hub": self.hub,
+            "computer": self.computer,
+            "suggested": [{"cell": m.cell, "need": m.need} for m in self.suggested],
+            "legal": list(self.legal),
+            "teaching": self.teaching,
         }

@@ -10,12 +10,16 @@ moves of all levels but ``strongest`` (whose depth follows the clock) are the
 same on every run.
 
 The full run (100 games per pairing, 1 s per move) takes about two hours on
-one core; ``--games 10`` about a tenth of that.
+one core; ``--games 10`` about a tenth of that. ``--jobs N`` plays N games
+at once in worker processes: each game is seeded by its number, so the
+games are the same; the strongest level's, which follow the clock, are the
+same only while every job has a core of its own.
 """
 
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import json
 import random
 import statistics
@@ -84,17 +88,65 @@ def play_game(
     return (0 if winner is None else 1 if winner == mine else -1), times
 
 
+def _seed(seed: int, game: str, level: str, opponent: str, number: int) -> str:
+    """The seed of one game: the same whichever process plays it."""
+    return f"{seed}/{game}/{level}/{opponent}/{number}"
+
+
 def measure(game: str, level: str, opponent: str, games: int, budget_s: float, seed: int) -> Pairing:
     """``games`` games of a level against a yardstick, the engine first in the even ones."""
-    outcomes = []
-    times: list[float] = []
-    for number in range(games):
-        outcome, ms = play_game(
-            game, level, opponent, number % 2, budget_s, f"{seed}/{game}/{level}/{opponent}/{number}"
-        )
-        outcomes.append(outcome)
-        times += ms
+    played = [
+        play_game(game, level, opponent, number % 2, budget_s, _seed(seed, game, level, opponent, number))
+        for number in range(games)
+    ]
+    return pairing_of(played)
+
+
+def pairing_of(played: list[tuple[int, list[float]]]) -> Pairing:
+    """The pairing's figures from its games' outcomes and times."""
+    outcomes = [outcome for outcome, _ in played]
+    times = [t for _, ms in played for t in ms]
     return Pairing(outcomes.count(1), outcomes.count(0), outcomes.count(-1), tuple(times))
+
+
+def _play_task(task: tuple[str, str, str, int, float, int]) -> tuple[int, list[float]]:
+    """One game of a pairing, for a worker process."""
+    game, level, opponent, number, budget_s, seed = task
+    return play_game(game, level, opponent, number % 2, budget_s, _seed(seed, game, level, opponent, number))
+
+
+def measure_all(
+    pairings: list[tuple[str, str, str]], games: int, budget_s: float, seed: int, jobs: int
+) -> dict[tuple[str, str, str], Pairing]:
+    """Every pairing's games, ``jobs`` at a time in worker processes (one: in this process, in order).
+
+    Games are independent and seeded by their number, so every level's moves
+    but the strongest's (which follow the clock) do not depend on ``jobs``.
+    """
+    results: dict[tuple[str, str, str], Pairing] = {}
+    if jobs <= 1:
+        for game, level, opponent in pairings:
+            started = time.perf_counter()
+            results[(game, level, opponent)] = measure(game, level, opponent, games, budget_s, seed)
+            _report(game, level, opponent, games, time.perf_counter() - started)
+        return results
+    started = time.perf_counter()
+    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs) as pool:
+        for game, level, opponent in pairings:
+            tasks = [(game, level, opponent, number, budget_s, seed) for number in range(games)]
+            results[(game, level, opponent)] = pairing_of(list(pool.map(_play_task, tasks)))
+            _report(game, level, opponent, games, time.perf_counter() - started)
+            started = time.perf_counter()
+    return results
+
+
+def _report(game: str, level: str, opponent: str, games: int, seconds: float) -> None:
+    """One line of progress on the standard error."""
+    print(
+        f"cascade bench engine: {game} {level} against {opponent}: {games} games in {seconds:.0f} s",
+        file=sys.stderr,
+        flush=True,
+    )
 
 
 def figures(against: dict[str, Pairing]) -> dict[str, float | int]:
@@ -114,6 +166,13 @@ def count_of_games(text: str) -> int:
     """An ``argparse`` type: a whole number of games from 1 to 100000."""
     if not (text.strip().isascii() and text.strip().isdigit()) or not 1 <= int(text) <= 100_000:
         raise argparse.ArgumentTypeError(f"must be a whole number of games from 1 to 100000, not '{text[:40]}'")
+    return int(text)
+
+
+def count_of_jobs(text: str) -> int:
+    """An ``argparse`` type: a whole number of worker processes from 1 to 64."""
+    if not (text.strip().isascii() and text.strip().isdigit()) or not 1 <= int(text) <= 64:
+        raise argparse.ArgumentTypeError(f"must be a whole number of processes from 1 to 64, not '{text[:40]}'")
     return int(text)
 
 
@@ -150,32 +209,37 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--game", choices=sorted(BOARDS), action="append", help="only this game (repeatable)")
     parser.add_argument("--level", choices=list(LEVELS), action="append", help="only this level (repeatable)")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument(
+        "--jobs",
+        type=count_of_jobs,
+        default=1,
+        help="games played at once, one process each (default 1: the times are those of one core; "
+        "more jobs than free cores lengthen the moves of the strongest level)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Play every pairing and print the figures."""
     games = args.game or list(BOARDS)
     levels = args.level or list(LEVELS)
+    pairings = [(game, level, opponent) for game in games for level in levels for opponent in OPPONENTS]
+    measured = measure_all(pairings, args.games, args.budget, args.seed, args.jobs)
     results: dict[str, dict[str, dict[str, float | int]]] = {}
     for game in games:
         results[game] = {}
         for level in levels:
-            against = {}
-            for opponent in OPPONENTS:
-                started = time.perf_counter()
-                against[opponent] = measure(game, level, opponent, args.games, args.budget, args.seed)
-                print(
-                    f"cascade bench engine: {game} {level} against {opponent}: {args.games} games "
-                    f"in {time.perf_counter() - started:.0f} s",
-                    file=sys.stderr,
-                    flush=True,
-                )
-            results[game][level] = figures(against)
+            results[game][level] = figures({opponent: measured[(game, level, opponent)] for opponent in OPPONENTS})
     strongest = {game: results[game][STRONGEST.name] for game in games if STRONGEST.name in results[game]}
     if args.json:
         print(
             json.dumps(
-                {"games": results, "strongest": strongest, "budget_s": args.budget, "games_per_pairing": args.games}
+                {
+                    "games": results,
+                    "strongest": strongest,
+                    "budget_s": args.budget,
+                    "games_per_pairing": args.games,
+                    "jobs": args.jobs,
+                }
             )
         )
         return 0

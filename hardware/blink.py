@@ -101,16 +101,27 @@ assert len(_MONO_INVERSE) == len(Colour) * len(Pattern), "single-colour codes mu
 
 def legend(single_colour: bool = False) -> tuple[str, ...]:
     """Lines explaining what the LEDs show, for the page or the terminal."""
-    patterns = "blinking slowly means a stone of that colour is needed there; fast blinking means remove the stone"
+    patterns = (
+        "blinking slowly means a stone of that colour is needed there; fast blinking magenta means remove the stone"
+    )
     if not single_colour:
         lines = [f"{RGB_NAMES[c]}: {_meaning(c)}" for c in Colour]
-        return (*lines, patterns)
+        names = [RGB_NAMES[c] for c in Colour if c.is_stone]
+        stones = ", ".join(names[:-1]) + " or " + names[-1]
+        return (*lines, patterns, f"{stones} blinking fast: {COMPUTER_WORDS}")
     lines = [f"{_MONO_WORDS[c]} ({_MONO_CODES[c]}): {_meaning(c)}" for c in Colour]
     return (
         *lines,
         "each code fills the first second of a two-second cycle; in the second second the code repeats "
-        "(a cell to fill), goes dark (a cell that needs that colour) or flickers (a stone to remove)",
+        "(a cell to fill), goes dark (a cell that needs that colour) or flickers (a stone to remove, "
+        f"or, after a stone colour's code, {COMPUTER_WORDS})",
     )
+
+
+COMPUTER_WORDS = (
+    "the computer plays there: place a stone of that colour for it (a hint you asked for shows the same way)"
+)
+"""The legend's words for a ply to place (:data:`hardware.highlight.SUGGESTED`), the page's words too."""
 
 
 def _meaning(colour: Colour) -> str:

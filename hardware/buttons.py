@@ -1,4 +1,4 @@
-"""The players' buttons (end turn, pass, confirm, undo) and the error buzzer.
+"""The players' buttons (end turn, pass, confirm, undo, hint) and the error buzzer.
 
 Every kind of buttons has one interface, :class:`Buttons`: presses arrive as
 :class:`ButtonEvent` values, either through :meth:`Buttons.get` (a queue) or,
@@ -6,11 +6,11 @@ when ``on_press`` is set, by calling it (from the thread that saw the press);
 :meth:`Buttons.buzz` sounds the error alert. Open them with
 :func:`hardware.drivers.open_buttons`:
 
-- ``gpio:end_turn=5&pass=6&confirm=13&undo=19&buzzer=26`` real push buttons
+- ``gpio:end_turn=5&pass=6&confirm=13&undo=19&hint=20&buzzer=26`` real push buttons
   (to ground, pulled up) and a buzzer on a Raspberry Pi, debounced; see
   :mod:`hardware.gpio_buttons`;
 - ``keyboard:`` a line on standard input per press: ``e`` end turn, ``p``
-  pass, ``c`` confirm, ``u`` undo (or the full names); the buzzer rings the
+  pass, ``c`` confirm, ``u`` undo, ``h`` hint (or the full names); the buzzer rings the
   terminal bell;
 - ``web:`` buttons on the page, which calls :meth:`WebButtons.press`; the
   buzzer calls ``on_buzz`` so the page can sound it;
@@ -37,14 +37,16 @@ class ButtonEvent(Enum):
     PASS = "pass"
     CONFIRM = "confirm"
     UNDO = "undo"
+    HINT = "hint"
 
     @classmethod
     def parse(cls, name: str) -> ButtonEvent:
-        """An event from its name (``end_turn``, ``end``, ``pass``, ``confirm``, ``undo``); raises ButtonError."""
+        """An event from its name (``end_turn``, ``end``, ``pass``, ``confirm``, ``undo``, ``hint``); raises
+        ButtonError."""
         key = name.strip().lower().replace("-", "_").replace(" ", "_")
         found = _EVENT_WORDS.get(key)
         if found is None:
-            raise ButtonError(f"'{name}' is not a button: use end_turn, pass, confirm or undo")
+            raise ButtonError(f"'{name}' is not a button: use end_turn, pass, confirm, undo or hint")
         return found
 
 
@@ -163,13 +165,19 @@ class WebButtons(Buttons):
             self.on_buzz()
 
 
-KEYS = {"e": ButtonEvent.END_TURN, "p": ButtonEvent.PASS, "c": ButtonEvent.CONFIRM, "u": ButtonEvent.UNDO}
+KEYS = {
+    "e": ButtonEvent.END_TURN,
+    "p": ButtonEvent.PASS,
+    "c": ButtonEvent.CONFIRM,
+    "u": ButtonEvent.UNDO,
+    "h": ButtonEvent.HINT,
+}
 
 
 class KeyboardButtons(Buttons):
     """``keyboard:``: one line per press on ``stream`` (standard input by default).
 
-    A line is a key (``e``, ``p``, ``c``, ``u``, or others given as
+    A line is a key (``e``, ``p``, ``c``, ``u``, ``h``, or others given as
     ``keys={"n": ButtonEvent.END_TURN}``) or a button name. Unknown lines are
     answered on ``echo`` (standard error) with the keys to use. The buzzer
     rings the terminal bell on ``echo``.

@@ -8,7 +8,7 @@ press on every pin library, mocks included.
 
 Options (spec ``gpio:end_turn=5&pass=6&confirm=13&undo=19&buzzer=26`` or
 keywords): a pin for any of ``end_turn`` (or ``end``), ``pass``, ``confirm``,
-``undo``; ``buzzer`` (an active buzzer, optional); ``bounce_ms`` (default 50);
+``undo``, ``hint``; ``buzzer`` (an active buzzer, optional); ``bounce_ms`` (default 50);
 ``pull_up`` (true); ``factory`` or ``pin_factory``; ``clock`` (a function
 returning seconds, for tests; default ``time.monotonic``); ``on_press``.
 """

@@ -3,25 +3,31 @@
 - *pending* cascade cells: steady, in the colour the players must place;
 - an *error* cell: blinking in the colour it needs, or, where a stone must go
   away, blinking fast in the ``remove`` signal colour;
+- a *ply to place* (the computer's, or a hint asked for): blinking fast in
+  the colour to place, a pattern of its own (errors blink slowly in a stone
+  colour, and fast only in the ``remove`` colour);
 - the *last move*: steady in the ``last`` signal colour;
 - the *winner*: the winner's stones blinking in the ``win`` signal colour.
 
 Each function builds a :class:`~hardware.frame.CellFrame` from cell indices;
 :func:`guidance` combines them with a fixed priority (errors over pending
-cells over the last move over the winner), so a cell never shows two
-meanings at once.
+cells over a ply to place over the last move over the winner), so a cell
+never shows two meanings at once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+from hardware.errors import FrameError
 from hardware.frame import EMPTY, CellFrame, CellLight, Colour, Pattern
 
 PENDING = Pattern.STEADY
 """Pattern of a pending cascade cell (in the colour to place)."""
 NEEDS = Pattern.BLINK
 """Pattern of an error cell that needs a stone of a given colour."""
+SUGGESTED = Pattern.FAST
+"""Pattern of a cell of a ply to place, the computer's or a hint (in the colour to place)."""
 REMOVE = CellLight(Colour.REMOVE, Pattern.FAST)
 """An error cell whose stone must go away."""
 LAST_MOVE = CellLight(Colour.LAST, Pattern.STEADY)
@@ -51,6 +57,17 @@ def errors(cells: Mapping[int, str | Colour | None]) -> CellFrame:
     return CellFrame(lights)
 
 
+def suggested(cells: Mapping[int, str | Colour]) -> CellFrame:
+    """The cells of a ply to place (the computer's, or a hint), each blinking fast in the colour to place."""
+    lights = {}
+    for cell, colour in cells.items():
+        found = _colour(colour)
+        if not found.is_stone:
+            raise FrameError(f"a ply to place is lit in a stone colour (o, x or =), not {colour!r}")
+        lights[cell] = CellLight(found, SUGGESTED)
+    return CellFrame(lights)
+
+
 def last_move(cells: Iterable[int]) -> CellFrame:
     """The cells of the last move (the drop, or both stones of a Cascades turn)."""
     return CellFrame({cell: LAST_MOVE for cell in cells})
@@ -67,11 +84,13 @@ def guidance(
     error_cells: Mapping[int, str | Colour | None] | None = None,
     last: Iterable[int] = (),
     winning: Iterable[int] = (),
+    suggested_cells: Mapping[int, str | Colour] | None = None,
 ) -> CellFrame:
     """One frame from every meaning at once: errors win over pending cells, which win over
-    the last move, which wins over the winner's stones."""
+    a ply to place, which wins over the last move, which wins over the winner's stones."""
     frame = EMPTY
     frame = frame | winner(winning)
     frame = frame | last_move(last)
+    frame = frame | suggested(suggested_cells or {})
     frame = frame | pending(pending_cells or {})
     return frame | errors(error_cells or {})

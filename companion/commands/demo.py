@@ -4,7 +4,10 @@ The synthetic camera films two players going through a scripted game: hands
 come and go, stones are dropped and cascades filled in, and once one player
 places a stone of the wrong colour; the companion catches it, the LEDs (the
 ``emu:`` device, real protocol) and the page show what to fix, and the
-players fix it. When a game ends another begins. The store is a temporary
+players fix it. With ``--opponent engine[:LEVEL]`` a scripted player plays
+against the computer instead: the LEDs light the computer's plies, the
+player places them for it (once, first on a wrong cell). When a game ends
+another begins. The store is a temporary
 file. Stops after ``--duration`` seconds, or on Ctrl-C, cleanly.
 """
 
@@ -13,7 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.options import board_broker, port, positive_number, positive_seconds
+from companion.options import add_opponent_options, board_broker, port, positive_number, positive_seconds
 
 GAMES = ("cascade", "cascades", "kaskade")
 
@@ -42,6 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="mqtt://HOST[:PORT]/EVENT/BOARD",
         help="publish the games to the event's hub through this MQTT broker (docs/hub.md)",
     )
+    add_opponent_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -70,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             camera=False if args.no_camera else None,
             publish=args.publish,
+            opponent=args.opponent,
+            engine_plays=args.engine_plays,
         )
         urls = session.urls
         how = "filmed by the synthetic camera" if session.filmed else "boards fed straight to the referee, no camera"
@@ -79,6 +85,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"  action token:        {urls.token}", flush=True)
         if session.publisher is not None:
             print(f"  publishing to:       {session.publisher.destination}", flush=True)
+        if session.live.advice.computer is not None:
+            from companion.computer import side_words
+
+            print(f"  the computer:        {side_words(session.live.position.rules, session.live.advice.computer)}")
         print("Press Ctrl-C to stop.", flush=True)
         try:
             reason = session.wait(args.duration)

@@ -8,6 +8,11 @@ command says so). ``-o`` is checked before the game starts, and should the
 file still fail at the end, the record is printed instead of being lost.
 Players' names are escaped in the record's headers. Works with scripted input
 (stdin not a terminal).
+
+With ``--opponent engine[:LEVEL]`` the computer plays one side (the second
+player unless ``--engine-plays`` says otherwise) and prints its plies;
+``hint`` asks it for the best ply of the player to move, and ``undo`` takes
+back the computer's reply with the player's ply.
 """
 
 from __future__ import annotations
@@ -18,12 +23,14 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from companion.options import output_path, whole_number
+from companion.options import add_opponent_options, output_path, whole_number
 
 if TYPE_CHECKING:
+    from companion.computer import Computer
     from referee.game import Game
 
 HELP = "type a ply in record notation ({example}), 'undo', 'resigns', 'quit' or 'help'"
+HELP_AGAINST = "type a ply in record notation ({example}), 'hint', 'undo', 'resigns', 'quit' or 'help'"
 EXAMPLES = {"cascade": "o d5", "cascades": "c2 or c2,d3 or pass", "kaskade": "c3"}
 
 
@@ -48,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "-o", "--output", type=output_path, metavar="FILE", help="write the record to FILE (default: print it)"
     )
+    add_opponent_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -119,6 +127,8 @@ def save_record(record: str, path: str | None) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Play until the game ends, ``quit``, the end of the input or Ctrl-C; then write the record."""
+    from companion.advice import advice_for
+    from companion.computer import record_names, side_words
     from referee.game import new_game
     from referee.records import write_record
 
@@ -126,15 +136,19 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         check_output(args.output)
     game = new_game(args.game, spec, args.variant, args.first)
+    computer = advice_for(args.opponent, args.engine_plays, game.rules, seed=0).computer
     names = {k: v for k, v in (("White", args.white), ("Black", args.black)) if v}
+    names = {**record_names(game.rules, computer), **names}
     game = game.with_headers(**names)
-    helptext = HELP.format(example=EXAMPLES[args.game])
+    helptext = (HELP if computer is None else HELP_AGAINST).format(example=EXAMPLES[args.game])
+    if computer is not None:
+        print(f"playing against the computer: {side_words(game.rules, computer)}")
     print(f"{args.game} on {game.rules.spec}{' (' + args.variant + ')' if args.variant else ''}; {helptext}")
     print(game.position.diagram(), end="", flush=True)
     latest = [game]
     interrupted = False
     try:
-        play_out(helptext, latest)
+        play_out(helptext, latest, computer)
     except KeyboardInterrupt:
         interrupted = True
         print()
@@ -150,14 +164,24 @@ def run(args: argparse.Namespace) -> int:
     return 0 if saved else 2
 
 
-def play_out(helptext: str, latest: list[Game]) -> None:
-    """Read and play plies until the game ends, ``quit`` or the end of the input; ``latest[0]`` is kept current."""
+def play_out(helptext: str, latest: list[Game], computer: Computer | None = None) -> None:
+    """Read and play plies until the game ends, ``quit`` or the end of the input; ``latest[0]`` is kept current.
+
+    With a ``computer``, it plays its side as soon as it is to move.
+    """
+    from engine import analyse, hint
     from referee.errors import RefereeError
     from referee.records import player_name
 
     out = sys.stdout
     game = latest[0]
     while not game.is_over:
+        if computer is not None and computer.plays(game.position):
+            ply = analyse(game.position, computer.opponent.level, computer.budget_s, computer.seed).ply
+            game = latest[0] = game.play(ply)
+            print(f"the computer plays {_played(game)}")
+            print(game.position.diagram(), end="", flush=True)
+            continue
         number = len(game.moves) // 2 + 1
         out.write(f"move {number}, {player_name(game.rules, game.position.to_move)}> ")
         out.flush()
@@ -176,19 +200,30 @@ def play_out(helptext: str, latest: list[Game]) -> None:
         if text == "undo":
             try:
                 game = latest[0] = game.undo()
+                while computer is not None and computer.plays(game.position) and game.moves:
+                    game = latest[0] = game.undo()  # the computer's reply goes back with the player's ply
             except RefereeError as error:
                 print(f"cannot undo: {error}")
                 continue
             print(game.position.diagram(), end="")
+            continue
+        if text == "hint" and computer is not None:
+            advice = hint(game.position, computer.budget_s)
+            print(f"hint: {advice.ply} (the engine expects {' '.join(str(p) for p in advice.line)})")
             continue
         try:
             game = latest[0] = game.play(text)
         except RefereeError as error:
             print(f"not played: {error}")
             continue
-        move = game.moves[-1]
-        extra = f" cascade {move.cascade}" if move.cascade else ""
-        if move.waves:
-            extra = f" {len(move.waves)} overflow wave{'s' if len(move.waves) > 1 else ''}"
-        print(f"played {move.ply}{extra}")
+        print(f"played {_played(game)}")
         print(game.position.diagram(), end="", flush=True)
+
+
+def _played(game: Game) -> str:
+    """The last ply with what it caused: ``x f5 cascade =o``, ``c3 2 overflow waves``."""
+    move = game.moves[-1]
+    extra = f" cascade {move.cascade}" if move.cascade else ""
+    if move.waves:
+        extra = f" {len(move.waves)} overflow wave{'s' if len(move.waves) > 1 else ''}"
+    return f"{move.ply}{extra}"

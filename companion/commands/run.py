@@ -13,6 +13,10 @@ the store cannot be written (a full disk) the game goes on in memory and the
 page says what to do; the plies are saved as soon as the store takes them.
 With ``--publish`` the game also goes to the event's hub (docs/hub.md); a
 broker that cannot be reached costs the game nothing but a line on the page.
+With ``--opponent engine[:LEVEL]`` the computer plays one side (the second
+player unless ``--engine-plays`` says white or black): its ply blinks fast
+on the LEDs in the colour to place, the player places it for it, and the
+companion checks it like any ply (docs/engine.md).
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.options import board_broker, port, positive_number, store_path
+from companion.options import add_opponent_options, board_broker, port, positive_number, store_path
 
 GAMES = ("cascade", "cascades", "kaskade")
 
@@ -70,6 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--white", default="", help="the name of the player of white (for the event's standings)")
     parser.add_argument("--black", default="", help="the name of the player of black")
+    add_opponent_options(parser)
     parser.set_defaults(run=run)
 
 
@@ -98,6 +103,11 @@ def run(args: argparse.Namespace) -> int:
     print(f"  action token:  {urls.token}", flush=True)
     if session.publisher is not None:
         print(f"  publishing to: {session.publisher.destination}", flush=True)
+    computer = live.advice.computer
+    if computer is not None:
+        from companion.computer import side_words
+
+        print(f"  the computer:  {side_words(live.position.rules, computer)}", flush=True)
     try:
         reason = session.wait()
     finally:

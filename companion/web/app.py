@@ -29,12 +29,13 @@ from companion.web.archive import bp as archive
 from companion.web.board import draw_board
 from companion.web.bodies import request_params as _request_params
 from companion.web.broadcast import Broadcaster, encode_event
+from companion.web.coach import bp as coach_bp
 from companion.web.setup import bp as setup
 from referee.errors import RefereeError
 from referee.geometry import parse_geometry
 from referee.quoting import shown
 
-ACTIONS = ("new_game", "undo", "correct", "end_turn", "pass", "confirm", "resign")
+ACTIONS = ("new_game", "undo", "correct", "end_turn", "pass", "confirm", "resign", "hint", "teach")
 ACTION_PARAMS: Mapping[str, tuple[str, ...]] = {"correct": ("cell", "symbol")}
 MJPEG_BOUNDARY = "cascadeframe"
 MAX_BODY_BYTES = 16 * 1024
@@ -237,6 +238,7 @@ def create_app(config: Mapping[str, Any]) -> Flask:
     app.register_blueprint(bp)
     app.register_blueprint(archive)  # the logged games, from the store of config STORE or of the live game
     app.register_blueprint(setup)  # a new game's options and the calibration, with config SETUP
+    app.register_blueprint(coach_bp)
     app.after_request(_secure)
     for code in (400, 403, 404, 405, 409, 413):
         app.register_error_handler(code, _json_error_for_actions)

@@ -145,3 +145,46 @@ def test_the_led_link_shows_on_the_page_while_it_is_down(browser):
     finally:
         live.stop()
         server.stop()
+
+
+@pytest.mark.browser
+def test_the_page_shows_the_computer_s_ply_and_teaches(tmp_path, browser, artifacts):
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from companion.computer import Opponent
+
+    session = start_demo(
+        tmp_path,
+        fps=8.0,
+        games=1,
+        leds_spec="none:",
+        port=0,
+        camera=False,
+        opponent=Opponent("club"),
+        engine_plays="white",
+    )
+    shots = artifacts / "browser"
+    shots.mkdir(exist_ok=True)
+    try:
+        browser.get(session.urls.control)
+        wait = WebDriverWait(browser, 120, poll_frequency=0.05)
+        line = browser.find_element(By.ID, "computer")
+        wait.until(lambda driver: line.is_displayed() and line.text.startswith("The computer plays "))
+        wait.until(lambda driver: driver.find_elements(By.CSS_SELECTOR, "#board .cell.suggested"))
+        browser.save_screenshot(str(shots / "computer-plays.png"))
+        browser.find_element(By.CSS_SELECTOR, 'button[data-action="teach"]').click()
+        wait.until(lambda driver: driver.find_elements(By.CSS_SELECTOR, "#board .cell.legal"))
+
+        def pointed(driver):  # the game goes on meanwhile: point at a cell that is legal now
+            legal = driver.find_elements(By.CSS_SELECTOR, "#board .cell.legal")
+            if legal:
+                ActionChains(driver).move_to_element(legal[len(legal) // 2]).perform()
+            return driver.find_elements(By.CSS_SELECTOR, "#board .cell.preview")
+
+        wait.until(pointed)
+        browser.save_screenshot(str(shots / "teaching.png"))
+        assert policy_violations(browser) == []
+    finally:
+        session.close()

@@ -28,3 +28,17 @@ def test_bench_engine_prints_a_table_and_refuses_zero_games(capsys):
     assert "kaskade" in out and "club" in out and "vs greedy" in out
     assert main(["bench", "engine", "--games", "0"]) == 2
     assert "must be a whole number of games" in capsys.readouterr().err
+
+
+def test_bench_engine_plays_the_same_games_in_worker_processes(capsys):
+    args = ["bench", "engine", "--json", "--games", "2", "--game", "kaskade", "--level", "club", "--level", "beginner"]
+    assert main([*args, "--jobs", "1"]) == 0
+    alone = json.loads(capsys.readouterr().out)
+    assert main([*args, "--jobs", "2"]) == 0
+    shared = json.loads(capsys.readouterr().out)
+    assert shared["jobs"] == 2 and alone["jobs"] == 1
+    for level in ("club", "beginner"):
+        for key in ("win_rate_vs_random", "win_rate_vs_greedy", "draw_rate_vs_random", "draw_rate_vs_greedy"):
+            assert shared["games"]["kaskade"][level][key] == alone["games"]["kaskade"][level][key]
+    assert main(["bench", "engine", "--jobs", "0"]) == 2
+    assert "must be a whole number of processes" in capsys.readouterr().err

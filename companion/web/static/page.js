@@ -60,6 +60,7 @@ function apply(state) {
   });
   const confirm = document.getElementById("confirm-undo");
   if (confirm) confirm.hidden = !state.undo_offer;
+  document.dispatchEvent(new CustomEvent("cascade:snapshot", { detail: state }));
 }
 
 async function act(name, extra) {
