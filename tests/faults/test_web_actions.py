@@ -137,7 +137,7 @@ def test_state_embedded_in_the_page_cannot_close_its_script(client, live):
     live.current = make_snapshot(message=SCRIPT, alerts=(SCRIPT,), moves=(SCRIPT, "o a3"), turn="<b>&</b>")
     html = client.get("/").get_data(as_text=True)
     assert "<script>alert(1)" not in html
-    assert html.count("</script>") == 2  # the state's and page.js's own ends
+    assert html.count("</script>") == 3  # the state's, page.js's and coach.js's own ends
     state = initial_state(html)
     assert state == live.current.to_json()
 
