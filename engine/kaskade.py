@@ -38,7 +38,7 @@ from collections.abc import Hashable
 
 from engine.model import WIN, Model
 from referee.errors import RefereeError
-from referee.kaskade import MAX_WAVES, KaskadePosition, KaskadeRules
+from referee.kaskade import MAX_WAVES, KaskadePosition, KaskadeRules, overflow_wave
 from referee.plies import Ply
 from referee.rules import Position
 from referee.symbols import EMPTY_CODE
@@ -129,21 +129,9 @@ class KaskadeModel(Model):
             waves += 1
             if waves > MAX_WAVES:
                 raise RefereeError("the overflow chain does not end; please report this position")
-            for c in over:
-                counts[c] -= cap[c]
-            for c in over:
-                for n in nbrs[c]:
-                    counts[n] += 1
-                    owners[n] = mover
-            for c in over:
-                if counts[c] == 0:
-                    owners[c] = EMPTY_CODE
+            over = overflow_wave(owners, counts, over, cap, nbrs, mover)
             if both_placed and opponent not in owners:
                 break
-            near = set(over)
-            for c in over:
-                near.update(nbrs[c])
-            over = [c for c in near if counts[c] >= cap[c]]
         return bytes(owners), bytes(counts), 1 - mover, plies + 1
 
     def is_over(self, state: KaskadeState) -> bool:

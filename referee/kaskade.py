@@ -11,7 +11,7 @@ owns no cell, and the chain stops there.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -151,25 +151,40 @@ class KaskadePosition(Position):
             number += 1
             if number > MAX_WAVES:
                 raise RefereeError("the overflow chain does not end; please report this position")
-            for c in over:
-                counts[c] -= cap[c]
-            for c in over:
-                for n in nbrs[c]:
-                    counts[n] += 1
-                    owners[n] = mover
-            for c in over:
-                if counts[c] == 0:
-                    owners[c] = EMPTY_CODE
-            events.append(Wave(number, tuple(cells[c] for c in over), tokens(owners, counts)))
+            spilled = over
+            over = overflow_wave(owners, counts, spilled, cap, nbrs, mover)
+            events.append(Wave(number, tuple(cells[c] for c in spilled), tokens(owners, counts)))
             if both_placed and opponent not in owners:
                 won = mover
                 break
-            near = set(over)
-            for c in over:
-                near.update(nbrs[c])
-            over = sorted(c for c in near if counts[c] >= cap[c])
         after = KaskadePosition(rules, bytes(owners), 1 - mover, self.plies + 1, None, bytes(counts), won)
         return Move(ply or Ply((cells[ix],)), self, after, tuple(events))
+
+
+def overflow_wave(
+    owners: bytearray,
+    counts: bytearray,
+    over: list[int],
+    capacity: Sequence[int],
+    neighbours: Sequence[Sequence[int]],
+    mover: int,
+) -> list[int]:
+    """One wave: every cell of ``over`` overflows at once, a ball to each neighbour, which the mover then owns;
+    a cell left without balls is empty. Changes ``owners`` and ``counts`` in place and returns the cells
+    at capacity after it (sorted by index): the next wave's."""
+    for c in over:
+        counts[c] -= capacity[c]
+    for c in over:
+        for n in neighbours[c]:
+            counts[n] += 1
+            owners[n] = mover
+    for c in over:
+        if counts[c] == 0:
+            owners[c] = EMPTY_CODE
+    near = set(over)
+    for c in over:
+        near.update(neighbours[c])
+    return sorted(c for c in near if counts[c] >= capacity[c])
 
 
 def settle(
