@@ -248,13 +248,18 @@ class LiveGame:
         with self._lock:
             message = handler(dict(params))
             self._note = message
-            if self._observed is not None:
-                self._judge()
-            else:
-                self._refresh(show_leds=True)
+            self._show()
             return message
 
     # -- the decision ------------------------------------------------------------------------------
+
+    def _show(self) -> None:
+        """After an action: judge the board as last seen against the game, or, before any reading, show the
+        game as it stands (page and LEDs)."""
+        if self._observed is not None:
+            self._judge()
+        else:
+            self._refresh(show_leds=True)
 
     def _judge(self) -> None:
         observed = self._observed
@@ -457,10 +462,7 @@ class LiveGame:
             if hint.ply.passes:
                 self._accept(position.play(hint.ply))
                 self._note = "The computer passes"
-            if self._observed is not None:
-                self._judge()
-            else:
-                self._refresh(show_leds=True)
+            self._show()
 
     def _pass(self, params: dict[str, str]) -> str:
         return self._play_text("pass")
@@ -490,10 +492,7 @@ class LiveGame:
             self.players = dict(players)
             message = self._open_game()
             self._note = message
-            if self._observed is not None:
-                self._judge()
-            else:
-                self._refresh(show_leds=True)
+            self._show()
             return message
 
     def amend(self, number: int, text: str, cut: bool, address: str) -> Amendment:
@@ -514,10 +513,7 @@ class LiveGame:
             self._undo_to = None
             self._retracted = None
             self._note = f"Corrected: {amendment.words()}"
-            if self._observed is not None:
-                self._judge()
-            else:
-                self._refresh(show_leds=True)
+            self._show()
             return amendment
 
     # -- outputs -----------------------------------------------------------------------------------
