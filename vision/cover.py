@@ -114,9 +114,9 @@ def rim_light(
     ``RIM_SPREAD``, the first about the ring's median change): a lamp moves the whole ring alike, an arm only
     where it lies. Clipped channels say nothing; with fewer known patches than three per term, the cells'
     light alone."""
-    usable = known[:, None] & (seen < CLIPPED_LOG)
     if known.sum() < 3 * terms.shape[1]:
         return light
+    usable = known[:, None] & (seen < CLIPPED_LOG)
     residual = seen - reference - light
     ridge = 1e-3 * np.eye(terms.shape[1])
     field = np.zeros_like(light)
