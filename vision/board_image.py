@@ -47,6 +47,11 @@ FEATURE_NAMES = ("blue", "green", "red", "top edges", "rim edges", "rim flux")
 """What each feature of :meth:`BoardView.features` is."""
 
 
+def tells_light(log: np.ndarray) -> np.ndarray:
+    """Which channels of log colours (any shape) tell the light: neither black nor clipped (``AT_LIMIT``)."""
+    return (log > DARKEST + AT_LIMIT) & (log < BRIGHTEST - AT_LIMIT)
+
+
 def log_colour(bgr: np.ndarray) -> np.ndarray:
     """Colours (any shape ×3, 0..1) in the log space of the reader."""
     return np.log(np.asarray(bgr, dtype=np.float32) + LOG_FLOOR)

@@ -41,7 +41,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.board_image import AT_LIMIT, BRIGHTEST, DARKEST, EDGE_ENERGIES
+from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, tells_light
 from vision.model import BoardModel
 from vision.surface import lit_surface
 
@@ -555,7 +555,7 @@ class CellJudge:
         cell by its ``weight``, each channel only where the cell is not at the camera's limit. The contrast
         is held towards 1 by ``CONTRAST_RIDGE`` cells' worth of evidence and never falls below 0: no light
         turns dark into bright."""
-        usable = (shown > DARKEST + AT_LIMIT) & (shown < BRIGHTEST - AT_LIMIT)
+        usable = tells_light(shown)
         terms = self.terms.shape[1]
         field = np.zeros((terms, LIGHT_COLUMNS))
         contrast = light.contrast.copy()

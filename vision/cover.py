@@ -35,10 +35,8 @@ import math
 import numpy as np
 
 from referee.geometry import Geometry, Layout
-from vision.surface import lit_surface
+from vision.surface import lit_surface, shows_hue
 
-CLIPPED_LOG = math.log(0.98 + 0.06)
-"""A channel at least this bright (log colour) is clipped by the camera and tells no hue."""
 RIM_SPREAD = 0.05
 """How far (log colour) a patch may lie off the ring's own light and still count fully in its fit."""
 RIM_ROUNDS = 6
@@ -93,14 +91,14 @@ def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.
     """How far each patch of the ring changed its hue (M, log colour): ``seen`` and ``reference`` are the patches'
     log colours (M×3, in order around the ring) in this frame and at calibration, ``light`` this frame's light
     at each (M×3, log). The lamp's glare the patch shows is taken out first (:func:`vision.surface.lit_surface`);
-    clipped channels tell no hue."""
+    channels the camera shows black or clipped tell no hue, nor does a patch with fewer than two others."""
     lit, _, _ = lit_surface(reference + light, seen)
     change = seen - lit
-    unclipped = seen < CLIPPED_LOG
-    known = unclipped.sum(axis=1) >= 2
+    told = shows_hue(seen)
+    known = told.sum(axis=1) >= 2
     spread = np.zeros(len(seen))
     if known.any():
-        masked = np.where(unclipped, change, np.nan)[known]
+        masked = np.where(told, change, np.nan)[known]
         spread[known] = np.nanmax(masked, axis=1) - np.nanmin(masked, axis=1)
     return spread
 
@@ -112,26 +110,24 @@ def rim_light(
     M×T, as the cells' field) that best turns the ``known`` patches' ``reference`` into what they show
     (``seen``), each counting less the further it lies off the last fit (a Cauchy weight of scale
     ``RIM_SPREAD``, the first about the ring's median change): a lamp moves the whole ring alike, an arm only
-    where it lies. Clipped channels say nothing; with fewer known patches than three per term, the cells'
-    light alone."""
+    where it lies. Channels black or clipped say nothing; with fewer
+    known patches than three per term, the cells' light alone."""
     if known.sum() < 3 * terms.shape[1]:
         return light
-    usable = known[:, None] & (seen < CLIPPED_LOG)
+    told = known[:, None] & shows_hue(seen)
     residual = seen - reference - light
     ridge = 1e-3 * np.eye(terms.shape[1])
     field = np.zeros_like(light)
     for j in range(light.shape[1]):
-        if not usable[:, j].any():
+        if not told[:, j].any():
             continue
         # the first weights about the ring's median change: a wide arm never pulls the first fit its way
-        off = residual[:, j] - np.median(residual[usable[:, j], j])
-        weight = usable[:, j] / (1.0 + (off / RIM_SPREAD) ** 2)
+        off = residual[:, j] - np.median(residual[told[:, j], j])
         for _ in range(RIM_ROUNDS):
-            w = weight[:, None]
-            coef = np.linalg.solve((terms * w).T @ terms + ridge, (terms * w).T @ residual[:, j])
-            off = residual[:, j] - terms @ coef
-            weight = usable[:, j] / (1.0 + (off / RIM_SPREAD) ** 2)
-        field[:, j] = terms @ coef
+            w = (told[:, j] / (1.0 + (off / RIM_SPREAD) ** 2))[:, None]
+            fit = terms @ np.linalg.solve((terms * w).T @ terms + ridge, (terms * w).T @ residual[:, j])
+            off = residual[:, j] - fit
+        field[:, j] = fit
     return light + field
 
 

@@ -16,10 +16,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.board_image import LOG_FLOOR
+from vision.board_image import AT_LIMIT, DARKEST, LOG_FLOOR
 
 CLIPPED = 0.98
 """A channel at least this bright (0..1) is clipped by the camera."""
+
+
+def shows_hue(seen: np.ndarray) -> np.ndarray:
+    """Which channels of log colours (any shape ×3) the camera shows as they are: neither clipped (``CLIPPED``)
+    nor black (within :data:`~vision.board_image.AT_LIMIT` of it)."""
+    return (np.exp(seen) - LOG_FLOOR < CLIPPED) & (seen > DARKEST + AT_LIMIT)
 
 
 def lit_surface(board: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -28,7 +34,7 @@ def lit_surface(board: np.ndarray, seen: np.ndarray) -> tuple[np.ndarray, np.nda
     of the spot's light the glare adds (…, 0..1)."""
     expected = np.maximum(np.exp(board[..., :3]) - LOG_FLOOR, 0.0)
     shown = np.exp(seen[..., :3]) - LOG_FLOOR
-    unclipped = shown < CLIPPED
+    unclipped = shows_hue(seen[..., :3])
     count = unclipped.sum(axis=-1)
     # white light raises every channel alike: the mean excess of the unclipped channels
     excess = np.where(unclipped, shown - expected, 0.0).sum(axis=-1) / np.maximum(count, 1)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from referee.geometry import parse_geometry
 from tests.vision.synthetic import SIZE
+from vision.board_image import BRIGHTEST, DARKEST, tells_light
 from vision.cells import light_terms
 from vision.config import VisionConfig
 from vision.cover import crossed_ring, ring_cells, ring_points
@@ -77,27 +78,38 @@ LAMPS = st.lists(st.floats(-0.4, 0.4), min_size=18, max_size=18).map(lambda c: n
 @given(LAMPS, st.sampled_from(("points:9x9", "diamond:8", "grid:6x6")))
 def test_a_tinted_lamp_alone_never_crosses_the_rim(lamp: np.ndarray, spec: str) -> None:
     """A lamp of another colour, brighter on one side, moves every channel of the ring its own smooth way, however
-    unlike the cells' light (here: none at all): no arm."""
+    unlike the cells' light (here: none at all), a channel going black or clipped where it will, as a camera
+    shows it: no arm."""
     ring, terms = _ring_of(spec)
     reference = np.tile(np.array([-0.9, -0.5, -0.3]), (len(ring), 1))
-    seen = reference + terms @ lamp
+    seen = np.clip(reference + terms @ lamp, DARKEST, BRIGHTEST)
     free = np.ones(len(ring), dtype=bool)
     assert not crossed_ring(seen, reference, np.zeros_like(seen), terms, 0.23, free)
 
 
+RIM_ANSWERS = st.lists(st.floats(0.5, 1.5), min_size=3, max_size=3).map(np.array)
+
+
 @settings(max_examples=40, deadline=None)
-@given(LAMPS, st.integers(0, 200), st.integers(2, 6), st.floats(0.4, 1.5))
-def test_an_arm_crosses_the_rim_under_any_lamp(lamp: np.ndarray, start: int, width: int, change: float) -> None:
-    """The same lamps with an arm over a few neighbouring patches (skin moves red against blue): an arm."""
+@given(LAMPS, RIM_ANSWERS, st.integers(0, 200), st.integers(2, 6), st.floats(0.4, 1.5))
+def test_an_arm_crosses_the_rim_under_any_lamp(
+    lamp: np.ndarray, answer: np.ndarray, start: int, width: int, change: float
+) -> None:
+    """The same lamps, which the cells' light follows and the rim answers in its own measure (half to one and a
+    half times as strongly, each channel), with an arm over a few neighbouring patches (skin moves red against
+    blue): an arm, wherever the camera shows the ring, and the red the arm takes, within its range. (Where the
+    lamp clips the ring, the ring shows only part of a change: the cells still see the hand.)"""
     ring, terms = _ring_of("points:9x9")
     reference = np.tile(np.array([-0.9, -0.5, -0.3]), (len(ring), 1))
-    seen = reference + terms @ lamp
+    seen = reference + terms @ (lamp * answer)
     arm = (start + np.arange(width)) % len(ring)
+    assume(tells_light(seen).all())
     seen[arm, 0] -= change
     seen[arm, 2] += change / 2.0
-    seen = np.minimum(seen, np.log(0.9 + 0.06))
+    assume(tells_light(seen[arm, 0]).all())
+    seen = np.clip(seen, DARKEST, BRIGHTEST)
     free = np.ones(len(ring), dtype=bool)
-    assert crossed_ring(seen, reference, np.zeros_like(seen), terms, 0.23, free)
+    assert crossed_ring(seen, reference, terms @ lamp, terms, 0.23, free)
 
 
 def test_the_ring_lies_on_the_boards_margin() -> None:
