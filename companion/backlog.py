@@ -25,7 +25,8 @@ RETRY_S = 1.0
 
 @dataclass(frozen=True)
 class Write:
-    """One store write: ``kind`` is new_game, add_ply, take_back or end_game; ``game`` None: the latest new game."""
+    """One store write: ``kind`` is new_game, add_ply, take_back, alert or end_game; ``game`` None: the latest new
+    game."""
 
     kind: str
     game: int | None
@@ -70,6 +71,10 @@ class Backlog:
     def take_back(self, game: int | None, count: int) -> None:
         """Take back the last ``count`` plies of a game."""
         self._write(Write("take_back", game, (count,)))
+
+    def alert(self, game: int | None, message: str) -> None:
+        """Keep an error the board showed in a game's journal."""
+        self._write(Write("alert", game, (message,)))
 
     def end_game(self, game: int | None, result: str) -> None:
         """Close a game with its result."""
@@ -152,6 +157,8 @@ class Backlog:
             return int(self.store.add_ply(game, ply, diagram, jpeg=jpeg))
         elif write.kind == "take_back":
             self.store.take_back(game, write.args[0])
+        elif write.kind == "alert":
+            self.store.add_alert(game, write.args[0])
         elif write.kind == "end_game":
             self.store.end_game(game, write.args[0])
         return None

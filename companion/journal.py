@@ -1,8 +1,8 @@
 """The journal: every change of every stored game, numbered within its game, written with the change itself.
 
 A game's plies say where it stands; its journal says how it got there: the
-start, each accepted ply, each undo, each correction of a ply, the result and
-any players' names set afterwards,
+start, each accepted ply, each undo, each correction of a ply, the result,
+any players' names set afterwards and each error the board showed,
 numbered 1, 2, 3… within the game. The store writes a journal entry in the
 same SQLite transaction as the change it tells of, so a crash can never keep
 one without the other. A board that publishes its games to a hub sends its
@@ -22,9 +22,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-KINDS = ("start", "ply", "undo", "correction", "result", "headers")
+KINDS = ("start", "ply", "undo", "correction", "result", "headers", "alert")
 """What a journal entry can tell: a game started, a ply accepted, plies taken back, a ply corrected, the end
-(or a result set afterwards), headers set afterwards (the players' names)."""
+(or a result set afterwards), headers set afterwards (the players' names), an error the board showed."""
 
 SCHEMA = """
 CREATE TABLE journal (
@@ -64,7 +64,8 @@ class Entry:
     start time; for ``ply`` and ``correction`` the ply's number, its text and
     the diagram after it; for ``undo`` how many plies were taken back and how
     many are left; for ``result`` the result; for ``headers`` the headers
-    set (an empty value removes one).
+    set (an empty value removes one); for ``alert`` the error the board
+    showed, in the words the players saw, and how many plies stood then.
     """
 
     game_id: int

@@ -108,6 +108,7 @@ class LiveGame:
         self._raw: tuple[str, ...] | None = None
         self._occluded = False
         self._assessment = Assessment(Kind.SAME)
+        self._alerted = ""
         self._tentative: Move | None = None
         self._undo_to: int | None = None
         self._corrections: dict[int, Correction] = {}
@@ -530,10 +531,20 @@ class LiveGame:
         return f"{self.turn_player()} to move"
 
     def _refresh(self, show_leds: bool) -> None:
+        self._keep_alert()
         if show_leds:
             self._show_leds()
         self._publish()
         self.advice.consult(self.position, self._computer_ready)
+
+    def _keep_alert(self) -> None:
+        """An error the board shows goes into the game's journal once, in the words the players see, until the
+        board shows another or none."""
+        found = self._assessment
+        message = (" ".join(found.alerts) or found.message) if found.kind is Kind.ERROR else ""
+        if message and message != self._alerted:
+            self.backlog.alert(self.game_id, message)
+        self._alerted = message
 
     def _show_leds(self) -> None:
         from hardware import highlight

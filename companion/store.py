@@ -424,6 +424,13 @@ class Store:
                 journal.write(db, game_id, "undo", {"count": len(rows), "plies": int(left)}, _now())
             return len(rows)
 
+    def add_alert(self, game_id: int, message: str) -> None:
+        """Keep in a game's journal an error its board showed (the words the players saw), after its plies so far."""
+        with self._transaction(f"the alert in game {game_id}") as db:
+            self._require_game(db, game_id)
+            plies = db.execute("SELECT count(*) FROM plies WHERE game_id = ?", (game_id,)).fetchone()[0]
+            journal.write(db, game_id, "alert", {"message": message, "plies": int(plies)}, _now())
+
     def end_game(self, game_id: int, result: str) -> None:
         """Close a game with its result (``1-0``, ``0-1``, ``1/2-1/2`` or words); an ended game's result changes."""
         with self._transaction(f"the end of game {game_id}") as db:

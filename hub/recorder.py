@@ -141,6 +141,9 @@ class Recorder:
             names = {str(k): str(v) for k, v in dict(body["headers"]).items() if k in SETTABLE_HEADERS}
             self.store.set_players(game_id, names, f"board {message.board}")
             return ""
+        if message.kind == "alert":
+            self.store.add_alert(game_id, str(body["message"]))
+            return ""
         raise ValueError(f"{message.kind!r} is not a journal entry")
 
     def _outcome(self, message: JournalMessage, status: str, words: str = "") -> Outcome:

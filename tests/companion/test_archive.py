@@ -132,6 +132,13 @@ def test_a_games_page_steps_through_each_ply_wave_by_wave(store):
     assert 'id="ply-5"' in text and "download-record" in text and 'id="edit"' in text
 
 
+def test_the_timeline_tells_the_alerts_raised_during_the_game(store):
+    number = logged(store, plies=EXAMPLE[:1])
+    store.add_alert(number, "Two stones were dropped at once: take one back")
+    text = client_of(store).get(f"/games/{number}").data.decode()
+    assert "Alert after 1 ply: Two stones were dropped at once: take one back" in text
+
+
 @settings(max_examples=40, deadline=None)
 @given(st.sampled_from(GAMES), st.integers(0, 2**32))
 def test_every_ply_ends_its_steps_on_the_position_after_it(game_board, seed):

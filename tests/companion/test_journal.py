@@ -24,6 +24,7 @@ def test_each_change_is_one_numbered_entry(tmp_path):
         assert store.take_back(game, 1) == 1
         assert store.take_back(game, 0) == 0  # nothing taken back: nothing told
         store.replace_ply(game, 1, "o d4", "d1'")
+        store.add_alert(game, "Two stones were dropped")
         store.end_game(game, "1-0")
         assert kinds(store, game) == [
             (1, "start"),
@@ -31,16 +32,18 @@ def test_each_change_is_one_numbered_entry(tmp_path):
             (3, "ply"),
             (4, "undo"),
             (5, "correction"),
-            (6, "result"),
+            (6, "alert"),
+            (7, "result"),
         ]
         entries = store.journal(game)
         assert entries[0].body["headers"] == {"White": "Ada"} and entries[0].body["game"] == "cascade"
         assert entries[2].body == {"number": 2, "ply": "x f5", "diagram": "d2"}
         assert entries[3].body == {"count": 1, "plies": 1}
         assert entries[4].body == {"number": 1, "ply": "o d4", "diagram": "d1'"}
+        assert entries[5].body == {"message": "Two stones were dropped", "plies": 1}
         assert [p.ply for p in store.plies(game)] == ["o d4"]
-        assert store.last_entry(game) == 6
-        assert [e.seq for e in store.journal(game, after=4)] == [5, 6]
+        assert store.last_entry(game) == 7
+        assert [e.seq for e in store.journal(game, after=4)] == [5, 6, 7]
 
 
 def test_a_correction_of_a_ply_that_is_not_there_is_refused_and_told_nowhere(tmp_path):

@@ -105,6 +105,22 @@ def test_two_drops_at_once_are_an_error(tmp_path):
     assert snap.moves == ()
 
 
+def test_each_error_the_board_shows_is_kept_once_in_the_journal(tmp_path):
+    """A mistake stays on the board for many frames: it is one alert, told as the players saw it and after how
+    many plies; put right and made again, it is another."""
+    start = make_rules("cascade", "diamond:4").start()
+    clear = list(start.symbols())
+    two = list(clear)
+    two[0], two[-1] = "o", "x"
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(start, store)
+        seen = [live.on_reading(board) for board in (two, two, two, clear, two)]
+        alerts = [e for e in store.journal(live.game_id) if e.kind == "alert"]
+    assert [snap.alerts[0] if snap.alerts else "" for snap in seen[:3]] == [alerts[0].body["message"]] * 3
+    assert len(alerts) == 2 and alerts[0].body == alerts[1].body
+    assert "Two stones were dropped" in alerts[0].body["message"] and alerts[0].body["plies"] == 0
+
+
 def test_an_earlier_position_offers_undo_and_confirm_takes_it_back(tmp_path):
     script = script_game(make_rules("cascade", "diamond:4").start(), seed=3, max_plies=3)
     with Store(tmp_path / "s.sqlite3") as store:

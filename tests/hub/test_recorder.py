@@ -94,12 +94,14 @@ def test_a_correction_replaces_its_ply_and_never_branches(tmp_path):
             JournalMessage("3", "1@t", 3, "ply", {"number": 2, "ply": "x f5", "diagram": ""}),
             JournalMessage("3", "1@t", 4, "correction", {"number": 1, "ply": "o d4", "diagram": ""}),
             JournalMessage("3", "1@t", 5, "ply", {"number": 3, "ply": "o c4", "diagram": ""}),
+            JournalMessage("3", "1@t", 6, "alert", {"message": "Two stones were dropped", "plies": 3}),
         ]
         for message in hand_made:
             assert [o.status for o in recorder.apply(message)] == ["applied"]
         game = recorder.game_id("3", "1@t")
         assert [p.ply for p in store.plies(game)] == ["o d4", "x f5", "o c4"]
-        assert [e.kind for e in store.journal(game)] == ["start", "ply", "ply", "correction", "ply"]
+        assert [e.kind for e in store.journal(game)] == ["start", "ply", "ply", "correction", "ply", "alert"]
+        assert store.journal(game)[-1].body == {"message": "Two stones were dropped", "plies": 3}
 
 
 def test_a_game_whose_start_never_came_waits_and_one_that_cannot_be_kept_is_named(tmp_path):
