@@ -166,6 +166,11 @@ def _tails(d2_blocks: list[np.ndarray], blocks: list[slice], width: int) -> np.n
     return total
 
 
+def _quadratic(d: np.ndarray, inv: np.ndarray) -> np.ndarray:
+    """Each ``d·inv·d`` (N×K) of differences ``d`` (N×K×F) under one inverse spread (F×F) or each cell's (N×F×F)."""
+    return np.asarray((np.matmul(d, inv) * d).sum(axis=-1))
+
+
 def _shown(mean: np.ndarray, field: np.ndarray) -> np.ndarray:
     """A class's mean (F) as each cell can show it under the light ``field`` (N×3), less that light (N×F): the
     camera shows no channel darker than black nor brighter than full scale."""
@@ -452,7 +457,7 @@ class CellJudge:
         for c, mean in enumerate(self._shown_means(light) if means is None else means):
             d = normal - _shown(mean, field)[:, None, :]
             parts = [
-                np.einsum("nki,ij,nkj->nk", d[:, :, b], inv[c], d[:, :, b])
+                _quadratic(d[:, :, b], inv[c])
                 for b, inv in zip(self.blocks, self.stone_inv, strict=True)
             ]
             cost = np.where(allowed, -_tails(parts, self.blocks, width) + self.offset_cost[None, :looked], np.inf)
@@ -486,7 +491,7 @@ class CellJudge:
         d[:, :, 3:] = np.where(grows & (texture < 0), texture, texture / slack)
         parts = []
         for b, inv in zip(self.blocks, self.empty_inv, strict=True):
-            parts.append(np.einsum("nki,nij,nkj->nk", d[:, :, b], inv, d[:, :, b]))
+            parts.append(_quadratic(d[:, :, b], inv))
         textures = seen.shape[2] - 3
         loglik = (
             _tails(parts, self.blocks, seen.shape[2])
@@ -519,7 +524,7 @@ class CellJudge:
         _, empty, _ = self._bare_loglik(seen, light)
         d = normal - _shown(self._shown_means(light)[stone], field)[:, None, :]
         parts = [
-            np.einsum("nki,ij,nkj->nk", d[:, :, b], inv[stone], d[:, :, b])
+            _quadratic(d[:, :, b], inv[stone])
             for b, inv in zip(self.blocks, self.stone_inv, strict=True)
         ]
         return _tails(parts, self.blocks, seen.shape[2]) - self.stone_norm[stone] - empty

@@ -115,20 +115,21 @@ def rim_light(
     if known.sum() < 3 * terms.shape[1]:
         return light
     told = known[:, None] & shows_hue(seen)
-    residual = seen - reference - light
+    residual = np.where(told, seen - reference - light, 0.0)
     ridge = 1e-3 * np.eye(terms.shape[1])
-    field = np.zeros_like(light)
-    for j in range(light.shape[1]):
-        if not told[:, j].any():
-            continue
-        # the first weights about the ring's median change: a wide arm never pulls the first fit its way
-        off = residual[:, j] - np.median(residual[told[:, j], j])
-        for _ in range(RIM_ROUNDS):
-            w = (told[:, j] / (1.0 + (off / RIM_SPREAD) ** 2))[:, None]
-            fit = terms @ np.linalg.solve((terms * w).T @ terms + ridge, (terms * w).T @ residual[:, j])
-            off = residual[:, j] - fit
-        field[:, j] = fit
-    return light + field
+    telling = told.any(axis=0)
+    # the first weights about the ring's median change: a wide arm never pulls the first fit its way
+    median = np.array([np.median(residual[told[:, j], j]) if telling[j] else 0.0 for j in range(told.shape[1])])
+    off = residual - median
+    fit = np.zeros_like(residual)
+    for _ in range(RIM_ROUNDS):
+        weight = told / (1.0 + (off / RIM_SPREAD) ** 2)  # M×3: every channel's fit at once
+        weighted = weight.T[:, :, None] * terms[None]  # 3×M×T
+        normal = weighted.transpose(0, 2, 1) @ terms + ridge
+        coef = np.linalg.solve(normal, (weighted * residual.T[:, :, None]).sum(axis=1)[:, :, None])[:, :, 0]
+        fit = terms @ coef.T
+        off = residual - fit
+    return light + np.where(telling, fit, 0.0)
 
 
 def crossed_ring(
