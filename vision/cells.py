@@ -456,10 +456,7 @@ class CellJudge:
         nearest = _worst_block(bare_parts, self.blocks, width)[:, self.near[self.near < looked]].min(axis=1)
         for c, mean in enumerate(self._shown_means(light) if means is None else means):
             d = normal - _shown(mean, field)[:, None, :]
-            parts = [
-                _quadratic(d[:, :, b], inv[c])
-                for b, inv in zip(self.blocks, self.stone_inv, strict=True)
-            ]
+            parts = [_quadratic(d[:, :, b], inv[c]) for b, inv in zip(self.blocks, self.stone_inv, strict=True)]
             cost = np.where(allowed, -_tails(parts, self.blocks, width) + self.offset_cost[None, :looked], np.inf)
             j = cost.argmin(axis=1)
             loglik.append(-cost[rows, j] - self.stone_norm[c])
@@ -523,10 +520,7 @@ class CellJudge:
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
         _, empty, _ = self._bare_loglik(seen, light)
         d = normal - _shown(self._shown_means(light)[stone], field)[:, None, :]
-        parts = [
-            _quadratic(d[:, :, b], inv[stone])
-            for b, inv in zip(self.blocks, self.stone_inv, strict=True)
-        ]
+        parts = [_quadratic(d[:, :, b], inv[stone]) for b, inv in zip(self.blocks, self.stone_inv, strict=True)]
         return _tails(parts, self.blocks, seen.shape[2]) - self.stone_norm[stone] - empty
 
     def _without_overlaps(self, scores: _Scores, points: np.ndarray, allowed: np.ndarray) -> np.ndarray:
