@@ -420,16 +420,16 @@ class Store:
             for (number,) in rows:
                 db.execute("DELETE FROM plies WHERE game_id = ? AND number = ?", (game_id, number))
             if rows:
-                left = db.execute("SELECT count(*) FROM plies WHERE game_id = ?", (game_id,)).fetchone()[0]
-                journal.write(db, game_id, "undo", {"count": len(rows), "plies": int(left)}, _now())
+                left = _ply_count(db, game_id)
+                journal.write(db, game_id, "undo", {"count": len(rows), "plies": left}, _now())
             return len(rows)
 
     def add_alert(self, game_id: int, message: str) -> None:
         """Keep in a game's journal an error its board showed (the words the players saw), after its plies so far."""
         with self._transaction(f"the alert in game {game_id}") as db:
             self._require_game(db, game_id)
-            plies = db.execute("SELECT count(*) FROM plies WHERE game_id = ?", (game_id,)).fetchone()[0]
-            journal.write(db, game_id, "alert", {"message": message, "plies": int(plies)}, _now())
+            plies = _ply_count(db, game_id)
+            journal.write(db, game_id, "alert", {"message": message, "plies": plies}, _now())
 
     def end_game(self, game_id: int, result: str) -> None:
         """Close a game with its result (``1-0``, ``0-1``, ``1/2-1/2`` or words); an ended game's result changes."""
@@ -728,6 +728,11 @@ def _filters(game: str | None, player: str | None) -> tuple[list[str], list[obje
         where.append(f"instr({names}, ?) > 0")
         args.append(player.lower())
     return where, args
+
+
+def _ply_count(db: sqlite3.Connection, game_id: int) -> int:
+    """How many plies a game holds now, inside the caller's transaction."""
+    return int(db.execute("SELECT count(*) FROM plies WHERE game_id = ?", (game_id,)).fetchone()[0])
 
 
 def _is_rowid(value: int) -> bool:

@@ -110,8 +110,8 @@ def rim_light(
     M×T, as the cells' field) that best turns the ``known`` patches' ``reference`` into what they show
     (``seen``), each counting less the further it lies off the last fit (a Cauchy weight of scale
     ``RIM_SPREAD``, the first about the ring's median change): a lamp moves the whole ring alike, an arm only
-    where it lies. Channels black or clipped say nothing; with fewer
-    known patches than three per term, the cells' light alone."""
+    where it lies. Channels black or clipped say nothing; with fewer known patches than three per term, the
+    cells' light alone."""
     if known.sum() < 3 * terms.shape[1]:
         return light
     told = known[:, None] & shows_hue(seen)

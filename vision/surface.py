@@ -24,7 +24,9 @@ CLIPPED = 0.98
 
 def shows_hue(seen: np.ndarray) -> np.ndarray:
     """Which channels of log colours (any shape ×3) the camera shows as they are: neither clipped (``CLIPPED``)
-    nor black (within :data:`~vision.board_image.AT_LIMIT` of it)."""
+    nor black (within :data:`~vision.board_image.AT_LIMIT` of it). Up to the clip itself, unlike
+    :func:`~vision.board_image.tells_light`, which the cells' light fit keeps ``AT_LIMIT`` below it: the
+    glare and the rim's hue are judged from every channel the camera did not clip."""
     return (np.exp(seen) - LOG_FLOOR < CLIPPED) & (seen > DARKEST + AT_LIMIT)
 
 
