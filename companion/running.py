@@ -18,12 +18,12 @@ from companion.live import LiveGame
 from companion.runner import CameraLoop, Steadier
 from companion.session import Session
 from companion.store import Store, default_store_path
-from companion.table_setup import TableSetup
+from companion.table_setup import LedCount, LightLeds, TableSetup
 from referee.game import game_on, make_rules
 from referee.geometry import Geometry
 
 if TYPE_CHECKING:
-    from hardware import LedMap
+    from hardware import KeptMatrix, LedMap
 
 
 def _profile(args: argparse.Namespace) -> object | None:
@@ -119,7 +119,15 @@ def start_run(args: argparse.Namespace) -> Session:
 
         if profile is not None:
             install(profile)
-        setup = table_setup(live, geometry, profile_file, install, leds, calibrated=profile is not None)
+        setup = table_setup(
+            live,
+            geometry,
+            profile_file,
+            install,
+            leds,
+            calibrated=profile is not None,
+            single=single_leds(args.leds, leds),
+        )
         session = Session(live, store, leds, args.host, args.port, say=_say_run, setup=setup)
         live.play_against(advice)
     except BaseException:
@@ -153,11 +161,32 @@ def start_run(args: argparse.Namespace) -> Session:
     return session
 
 
+def single_leds(spec: str, leds: KeptMatrix) -> tuple[LedCount, LightLeds] | None:
+    """What the page's LED map needs of the companion's LEDs, or None when they light nothing under the board
+    (``none:``, and ``console:``, a drawing in the terminal).
+
+    The count is asked of the LEDs when the mapping starts: every LED the
+    controller drives, which a controller plugged in after the companion
+    started says only then. ``light`` returns once the LEDs asked are on, and
+    fails saying why when the controller is away.
+    """
+    if spec.strip().partition(":")[0].strip().lower() in ("none", "console"):
+        return None
+    return (lambda: leds.led_count), leds.show_leds_and_wait
+
+
 def table_setup(
-    live: LiveGame, geometry: Geometry, profile_file: Path, install: Callable[[Any], None], leds: Any, calibrated: bool
+    live: LiveGame,
+    geometry: Geometry,
+    profile_file: Path,
+    install: Callable[[Any], None],
+    leds: Any,
+    calibrated: bool,
+    single: tuple[LedCount, LightLeds] | None = None,
 ) -> TableSetup:
     """The page's set-up of this companion: the guided calibration of ``geometry`` (checked against its ready
-    profile when there is one), its stones lit on the LEDs, the profile saved to ``profile_file``."""
+    profile when there is one), its stones lit on the LEDs, the profile saved to ``profile_file``; with
+    ``single`` (see :func:`single_leds`) the LEDs can be mapped on the page."""
     from calibration.guided import GuidedCalibration
     from calibration.ready import READY, load_ready_profile
     from hardware import highlight
@@ -176,7 +205,9 @@ def table_setup(
             f"cannot make the folder {profile_file.parent} for the calibration ({error.strerror or error}): "
             "give a --profile file in a folder that can be written"
         ) from None
-    return TableSetup(live, profile_file, make_flow, install, light_cells=light_cells, calibrated=calibrated)
+    return TableSetup(
+        live, profile_file, make_flow, install, leds=single, light_cells=light_cells, calibrated=calibrated
+    )
 
 
 def open_steadier() -> Steadier:

@@ -10,6 +10,12 @@ cells drawn over it). The grid question is answered on the page; when the
 flow is done the LEDs can be mapped (when the companion can light single
 LEDs) and the profile is saved.
 
+While the LEDs are mapped, each pattern is judged from a frame the camera
+captured after the LEDs showed it: the frames waiting when they did are
+thrown away, and so are the next :data:`STALE_FRAMES`, which a camera read
+without pause still hands over from before (the one it was exposing, the one
+in its driver's queue).
+
 :class:`TableSetup` is what the page holds: the calibration under way (the
 camera loop gives it its frames while it runs, :meth:`TableSetup.feed`), the
 profile in use, and a new game with other options on the same board. When a
@@ -19,6 +25,7 @@ profile is saved the companion starts reading the board with it
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Callable, Mapping
@@ -40,9 +47,16 @@ PREVIEW_WIDTH_PX = 640
 PREVIEW_EVERY = 2
 JPEG_QUALITY = 70
 LED_FRAME_TIMEOUT_S = 10.0
+STALE_FRAMES = 2
+"""Frames after the LEDs showed a pattern that may still have been captured before: thrown away."""
 ASKED_BGR = {"o": (255, 255, 255), "x": (20, 20, 20), "=": (40, 40, 230)}
 
 LightLeds = Callable[[frozenset[int]], None]
+LedCount = int | Callable[[], int]
+"""How many LEDs to map: a number, or a function asked when the mapping starts (a controller plugged in
+since the companion started says then how many LEDs it drives)."""
+LED_MAP_FAILURES = (CompanionError, ValueError, RuntimeError, OSError)
+"""What a mapping may fail with: the camera, the LEDs (their errors subclass these) or the decoding."""
 See = Callable[[Step, Check | None], None]
 
 
@@ -65,14 +79,15 @@ class PageCalibration:
     """One guided calibration driven from the page (see the module docstring). Thread-safe.
 
     ``leds`` (an LED count and a callable that lights exactly the given LED
-    indices) offers the LED map once the flow is done; ``see`` is told every
-    step and check (a simulated person at a simulated table acts on them).
+    indices and returns once they show) offers the LED map once the flow is
+    done; ``see`` is told every step and check (a simulated person at a
+    simulated table acts on them).
     """
 
     def __init__(
         self,
         flow: GuidedCalibration,
-        leds: tuple[int, LightLeds] | None = None,
+        leds: tuple[LedCount, LightLeds] | None = None,
         see: See | None = None,
         light_cells: Callable[[dict[int, str]], None] | None = None,
     ) -> None:
@@ -161,8 +176,9 @@ class PageCalibration:
         """Start mapping the LEDs (the flow must be done; the companion must light single LEDs)."""
         if self.leds is None:
             raise SetupRefusedError(
-                "this companion cannot light single LEDs, so it cannot map them: save the profile without a map "
-                "(the standard wiring is used), or map them with cascade leds test"
+                "this companion cannot light single LEDs, so it cannot map them: start cascade run with the LEDs "
+                "under the board (--leds serial:PORT or gpio:...) to map them here, or save the profile without a "
+                "map (the standard wiring is used)"
             )
         with self._lock:
             if not self.flow.done:
@@ -183,24 +199,28 @@ class PageCalibration:
         profile = self.flow.profile
 
         def grab() -> np.ndarray:
-            while not frames.empty():  # frames taken before the LEDs changed show the pattern before
+            """A frame captured after the LEDs showed the pattern just lit (see the module docstring)."""
+            while not frames.empty():
                 frames.get_nowait()
             try:
+                for _ in range(STALE_FRAMES):
+                    frames.get(timeout=LED_FRAME_TIMEOUT_S)
                 return frames.get(timeout=LED_FRAME_TIMEOUT_S)
             except queue.Empty:
                 raise SetupRefusedError("the camera gave no pictures while the LEDs were mapped") from None
 
         try:
-            result = map_leds(profile.board, profile.locator, count, light, grab)
+            result = map_leds(profile.board, profile.locator, count() if callable(count) else count, light, grab)
             mapped = with_led_map(profile, result)
-        except (CompanionError, ValueError, RuntimeError) as error:
+        except LED_MAP_FAILURES as error:
             words = f"The LEDs could not be mapped: {error}. Check that the board is empty and try again"
         else:
             self._profile = mapped
             lit = sum(led is not None for led in result.cell_leds)
             words = f"LEDs mapped: {lit} cells, each with its own LED. Save the profile"
         finally:
-            light(frozenset())
+            with contextlib.suppress(*LED_MAP_FAILURES):  # the LEDs may be what failed; the words say so
+                light(frozenset())
         with self._lock:
             self._led_words = words
             self._mapping = None
@@ -257,7 +277,7 @@ class TableSetup:
         profile_path: Path,
         make_flow: Callable[[], GuidedCalibration],
         install: Callable[[Profile], None],
-        leds: tuple[int, LightLeds] | None = None,
+        leds: tuple[LedCount, LightLeds] | None = None,
         see: See | None = None,
         calibrated: bool = True,
         light_cells: Callable[[dict[int, str]], None] | None = None,

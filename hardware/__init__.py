@@ -41,6 +41,7 @@ from hardware.errors import (
     GpioError,
     HardwareError,
     LedMapError,
+    LedsNotShownError,
     LedSpecError,
 )
 from hardware.frame import EMPTY, CellFrame, CellLight, Colour, Pattern
@@ -67,6 +68,7 @@ __all__ = [
     "LedMapError",
     "LedMatrix",
     "LedSpecError",
+    "LedsNotShownError",
     "LinkState",
     "NullButtons",
     "NullMatrix",

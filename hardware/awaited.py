@@ -42,6 +42,11 @@ class AwaitedMatrix(LedMatrix):
         self.reason = reason or "the LED controller has not answered yet"
         self.inner: LedMatrix | None = None
 
+    @property
+    def led_count(self) -> int:
+        """The LEDs of the opened driver; until it is open, the LEDs the map uses."""
+        return self.inner.led_count if self.inner is not None else self.layout.led_count
+
     def close(self) -> None:
         """Turn the LEDs off and let go of the controller; a controller never opened has nothing to turn off."""
         if self.inner is None:
@@ -77,6 +82,9 @@ class AwaitedMatrix(LedMatrix):
 
     def _show(self, frame: CellFrame) -> None:
         self._driver().show(frame)
+
+    def _show_leds(self, leds: frozenset[int]) -> None:
+        self._driver().show_leds(leds)
 
     def _close(self) -> None:
         if self.inner is not None:

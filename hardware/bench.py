@@ -38,7 +38,7 @@ def full_frames(cells: int) -> tuple[Any, Any]:
 
 
 def measure(spec: str, board: str, seconds: float) -> dict[str, Any]:
-    """Mean milliseconds per full-board update through ``spec``, with the LED count."""
+    """Mean milliseconds per full-board update through ``spec``, with the number of LEDs the board's map lights."""
     import os
 
     from hardware import open_leds
@@ -66,7 +66,7 @@ def measure(spec: str, board: str, seconds: float) -> dict[str, Any]:
                 elapsed = time.perf_counter() - started
                 if count >= 5 and elapsed >= seconds:
                     break
-            return {"ms_per_update": 1000.0 * elapsed / count, "updates": count, "leds": leds.led_count}
+            return {"ms_per_update": 1000.0 * elapsed / count, "updates": count, "leds": leds.layout.led_count}
     finally:
         if stream is not None:
             stream.close()

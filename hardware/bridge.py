@@ -124,6 +124,17 @@ class BridgeMatrix(LedMatrix):
             raise LedSpecError(f"{self.name}: the controller's palette has no colour besides off")
         self.palette_index = {colour: nearest(info.palette, RGB[colour]) for colour in Colour}
 
+    @property
+    def led_count(self) -> int:
+        """The LEDs the controller drives, as it announced them: at least as many as the LED map uses, perhaps more.
+
+        A controller set up for a longer strip, or for an 8×8 module under a
+        smaller board, drives LEDs the map leaves dark; every frame sets them
+        all. Mapping the LEDs probes them all too (:meth:`show_leds`), since
+        until the map is found the LEDs under the cells may be any of them.
+        """
+        return self.link.info.led_count
+
     def led_frame(self, frame: CellFrame) -> LedFrame:
         """The controller frame (palette index and blink mode per LED) for ``frame``."""
         from firmware_bridge import Blink, LedFrame

@@ -18,7 +18,7 @@ from hardware.blink import RGB_NAMES
 from hardware.errors import FrameError
 from hardware.frame import CellFrame, CellLight, Colour, Pattern
 from hardware.ledmap import LedMap
-from hardware.matrix import LedMatrix
+from hardware.matrix import PROBE, LedMatrix
 from referee.geometry import Geometry
 
 CHARS_PER_STEP = 2
@@ -105,6 +105,10 @@ class ConsoleMatrix(LedMatrix):
         else:
             self.stream.write("".join(f"{line}\n" for line in lines) + "\n")
         self.stream.flush()
+
+    def _show_leds(self, leds: frozenset[int]) -> None:
+        """A drawing has cells, not LEDs: draw lit (white, steady) each cell with one of ``leds`` under it."""
+        self._show(CellFrame({cell: PROBE for cell, under in enumerate(self.layout.cell_leds) if leds & set(under)}))
 
     def close(self) -> None:
         """Stop drawing; the last drawing stays on the terminal."""

@@ -33,3 +33,7 @@ class DeviceClosedError(HardwareError, RuntimeError):
 
 class GpioError(HardwareError, RuntimeError):
     """The GPIO library is missing or cannot reach the pins."""
+
+
+class LedsNotShownError(HardwareError, RuntimeError):
+    """Raw LEDs asked for (to map them) did not show: the controller is away, slow, or other lights replaced them."""

@@ -85,6 +85,11 @@ class Hc595Matrix(AnimatedMatrix):
             self._enable.on()
         self._start()
 
+    @property
+    def led_count(self) -> int:
+        """Every RGB LED the chips have outputs for (three outputs each): mapping the LEDs probes them all."""
+        return self.chip_count * 8 // CHANNELS
+
     def outputs_for(self, frame: CellFrame, tick: int) -> list[int]:
         """The output byte of every chip (bit 0 = QA) for ``frame`` at ``tick``, before ``active_low``."""
         chips = [0] * self.chip_count

@@ -11,6 +11,11 @@ current state again; it calls the controller connected again once it has
 stayed well for a moment, so a controller in a reset loop does not flicker
 between the two. ``close()`` returns within about a second, whatever the
 controller is doing.
+
+Raw LEDs asked for by ``show_leds(leds)`` (to map the LEDs with the camera)
+take the same slot, so the next frame replaces them like any older frame;
+:meth:`KeptMatrix.show_leds_and_wait` returns once they are on the LEDs, or
+says why they are not.
 """
 
 from __future__ import annotations
@@ -18,9 +23,10 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from hardware.errors import LedsNotShownError
 from hardware.frame import CellFrame
 from hardware.matrix import LedMatrix
 
@@ -33,6 +39,8 @@ SETTLE_S = 1.0
 """A controller found again is called connected once it has stayed well this long (not in a reset loop)."""
 STOP_WAIT_S = 0.4
 """How long ``close()`` lets the thread finish a frame before it cuts the device off."""
+LIGHT_WAIT_S = 5.0
+"""How long :meth:`KeptMatrix.show_leds_and_wait` waits for a controller that answers to show the LEDs asked."""
 REASON_LENGTH = 200
 
 
@@ -78,7 +86,7 @@ class KeptMatrix(LedMatrix):
         self.check_s = check_s
         self.settle_s = settle_s
         self._cond = threading.Condition()
-        self._wanted: CellFrame = inner.shown()
+        self._wanted: CellFrame | frozenset[int] = inner.shown()
         self._version = 0
         self._sent = 0
         self._stopping = False
@@ -102,6 +110,11 @@ class KeptMatrix(LedMatrix):
             return self._failures
 
     @property
+    def led_count(self) -> int:
+        """The LEDs of the driver kept (a controller may drive more than the map uses)."""
+        return self.inner.led_count
+
+    @property
     def settled(self) -> bool:
         """True when the controller answers and shows the latest frame handed over."""
         with self._cond:
@@ -118,9 +131,43 @@ class KeptMatrix(LedMatrix):
                 self._cond.wait(min(remaining, self.check_s))
             return True
 
-    def _show(self, frame: CellFrame) -> None:
+    def show_leds_and_wait(self, leds: Iterable[int], timeout_s: float = LIGHT_WAIT_S) -> None:
+        """:meth:`show_leds`, then wait until the controller has exactly those LEDs on: the LED map's ``light``.
+
+        Raises :class:`~hardware.errors.LedsNotShownError` at once while the
+        controller is away (saying since when and why), when other lights were
+        handed over before these showed, and when they are not on within
+        ``timeout_s`` seconds.
+        """
+        with self._lock:  # no other frame comes between handing these over and noting which they are
+            self.show_leds(leds)
+            with self._cond:
+                version = self._version
+        self.wait_until(lambda k: k._sent >= version or not k._state.connected, timeout_s)
         with self._cond:
-            self._wanted = frame
+            replaced, sent, state = self._version != version, self._sent >= version, self._state
+        if replaced:
+            raise LedsNotShownError(
+                f"the {self.name} LEDs were given other lights before the pattern showed: "
+                "let nothing else light them while they are mapped, and map them again"
+            )
+        if sent:
+            return
+        if not state.connected:
+            raise LedsNotShownError(f"{state.words}: {state.reason}; map them once they are back")
+        raise LedsNotShownError(
+            f"the {self.name} LEDs did not show the pattern within {timeout_s:g} s: check the controller"
+        )
+
+    def _show(self, frame: CellFrame) -> None:
+        self._hand_over(frame)
+
+    def _show_leds(self, leds: frozenset[int]) -> None:
+        self._hand_over(leds)
+
+    def _hand_over(self, wanted: CellFrame | frozenset[int]) -> None:
+        with self._cond:
+            self._wanted = wanted
             self._version += 1
             self._cond.notify_all()
 
@@ -162,9 +209,9 @@ class KeptMatrix(LedMatrix):
             try:
                 if lost:
                     self.inner.reconnect()
-                    self.inner.show(frame)
+                    self._put(frame)
                 elif version != self._sent:
-                    self.inner.show(frame)
+                    self._put(frame)
                 else:
                     self.inner.check()
             except Exception as error:  # any failure of the device: the game goes on without it
@@ -185,6 +232,13 @@ class KeptMatrix(LedMatrix):
                 self._sent = version
                 self._cond.notify_all()
         self._finish(lost)
+
+    def _put(self, wanted: CellFrame | frozenset[int]) -> None:
+        """Put a frame, or raw LEDs, on the driver's LEDs."""
+        if isinstance(wanted, CellFrame):
+            self.inner.show(wanted)
+        else:
+            self.inner.show_leds(wanted)
 
     def _finish(self, lost: bool) -> None:
         """Turn the LEDs off and let go of the device (at once when it is not answering)."""

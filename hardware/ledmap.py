@@ -77,6 +77,18 @@ class LedLayout:
         """Cells that have no LED (left out of an explicit table)."""
         return tuple(i for i, leds in enumerate(self.cell_leds) if not leds)
 
+    @classmethod
+    def probe(cls, geometry: Geometry, leds: frozenset[int], led_count: int) -> LedLayout:
+        """A layout that puts the raw LED indices ``leds`` under the first cell and no LED under the others.
+
+        A driver shown the first cell through it lights exactly ``leds``, whatever the board's wiring: this is
+        how :meth:`hardware.matrix.LedMatrix.show_leds` reaches single LEDs through every driver's own way
+        of turning cells into LED states.
+        """
+        cell_leds: list[tuple[int, ...]] = [()] * len(geometry)
+        cell_leds[0] = tuple(sorted(leds))
+        return cls(geometry, tuple(cell_leds), led_count)
+
 
 @dataclass(frozen=True)
 class LedMap:

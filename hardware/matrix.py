@@ -3,7 +3,9 @@
 A :class:`LedMatrix` shows :class:`~hardware.frame.CellFrame` values on a
 board's LEDs: ``show(frame)``, ``clear()``, ``close()``, and ``shown()`` for
 the frame on display (the page mirrors it). It is a context manager that
-clears and closes on exit.
+clears and closes on exit. ``show_leds(leds)`` lights raw LED indices instead,
+past the cell-to-LED map: that is how the map itself is found, by lighting
+patterns and watching them with the camera.
 
 Drivers implement ``_show(frame)`` (and ``_close()``); a driver whose device
 can come and go (a controller on a cable) also implements ``check()``,
@@ -19,14 +21,18 @@ from __future__ import annotations
 
 import threading
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from types import TracebackType
 from typing import Self
 
 from hardware.blink import CYCLE_TICKS, TICK_S
-from hardware.errors import DeviceClosedError
-from hardware.frame import EMPTY, CellFrame, Pattern
+from hardware.errors import DeviceClosedError, FrameError
+from hardware.frame import EMPTY, CellFrame, CellLight, Colour, Pattern
 from hardware.ledmap import LedLayout, LedMap
 from referee.geometry import Geometry
+
+PROBE = CellLight(Colour.WHITE, Pattern.STEADY)
+"""How raw LEDs are lit by :meth:`LedMatrix.show_leds`: white (every channel on) and steady."""
 
 
 class LedMatrix(ABC):
@@ -50,7 +56,8 @@ class LedMatrix(ABC):
 
     @property
     def led_count(self) -> int:
-        """Number of LEDs this matrix drives."""
+        """Number of LEDs this matrix drives, the raw indices :meth:`show_leds` takes: by default those the map
+        uses; a controller or a chain of chips says every LED it drives."""
         return self.layout.led_count
 
     @property
@@ -72,6 +79,28 @@ class LedMatrix(ABC):
     def clear(self) -> None:
         """Turn every LED off."""
         self.show(EMPTY)
+
+    def show_leds(self, leds: Iterable[int]) -> None:
+        """Light exactly the LEDs with these raw indices (white, steady), every other LED dark, past the LED map.
+
+        For mapping the LEDs with the camera, when which LED sits under which
+        cell is what is being found. Raises FrameError for an index that is
+        not one of the :attr:`led_count` LEDs. Until the next :meth:`show`,
+        :meth:`shown` is the empty frame: no cell's meaning is on display (and
+        a driver that blinks on the host has nothing to step).
+        """
+        wanted = frozenset(leds)
+        count = self.led_count
+        for led in wanted:
+            if isinstance(led, bool) or not isinstance(led, int) or not 0 <= led < count:
+                raise FrameError(
+                    f"{led!r} is not an LED of {self.name}: its {count} LEDs are numbered 0 to {count - 1}"
+                )
+        with self._lock:
+            if self._closed:
+                raise DeviceClosedError(f"the {self.name} LEDs are closed; open them again to light LEDs")
+            self._show_leds(wanted)
+            self._shown = EMPTY
 
     def shown(self) -> CellFrame:
         """The frame on display now."""
@@ -113,17 +142,33 @@ class LedMatrix(ABC):
     def _show(self, frame: CellFrame) -> None:
         """Put ``frame`` on the LEDs."""
 
+    def _show_leds(self, leds: frozenset[int]) -> None:
+        """Put exactly ``leds`` on, under the lock.
+
+        By default the first cell is shown through a probe layout
+        (:meth:`~hardware.ledmap.LedLayout.probe`) that puts all of ``leds``
+        under it, so every driver lights them its own way; the board's layout
+        is back before the lock is let go of.
+        """
+        layout = self.layout
+        self.layout = LedLayout.probe(self.geometry, leds, self.led_count)
+        try:
+            self._show(CellFrame({0: PROBE}) if leds else EMPTY)
+        finally:
+            self.layout = layout
+
     def _close(self) -> None:  # noqa: B027 - optional hook
         """Release the device (after the LEDs went dark)."""
 
 
 class NullMatrix(LedMatrix):
-    """``none:``: no LEDs; remembers what it was asked to show."""
+    """``none:``: no LEDs; remembers what it was asked to show, and in ``lit_leds`` which LEDs that would light."""
 
     name = "none"
+    lit_leds: frozenset[int] = frozenset()
 
     def _show(self, frame: CellFrame) -> None:
-        pass
+        self.lit_leds = frozenset(led for cell in frame for led in self.layout.leds(cell))
 
 
 class AnimatedMatrix(LedMatrix):

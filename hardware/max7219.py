@@ -76,6 +76,11 @@ class Max7219Matrix(AnimatedMatrix):
         self._write_all(chip_regs.SHUTDOWN, 1)
         self._start()
 
+    @property
+    def led_count(self) -> int:
+        """Every LED of the chips, 64 a chip: mapping the LEDs probes them all, whichever the map uses."""
+        return self.chip_count * LEDS_PER_CHIP
+
     def _write(self, words: list[int]) -> None:
         """One transfer: ``words[c]`` reaches chip ``c``; the farthest chip's word goes first."""
         data: list[int] = []

@@ -147,3 +147,71 @@ def sim_observer(matrix) -> Observer:
         return matrix.shown()
 
     return observe
+
+
+RawObserver = Callable[[frozenset[int]], frozenset[int]]
+
+
+def raw_observer(driver: str, matrix) -> RawObserver:
+    """Read back the raw LEDs a driver has on (each must be white and steady), from its hardware side.
+
+    The reader is given the LEDs expected, so that ``sim:`` can wait for the
+    firmware's waveform to show them; it returns what is on (for ``console:``,
+    the LEDs under the cells drawn lit).
+    """
+    from firmware_bridge import Blink, DeviceTimeoutError
+
+    def white(rgb: tuple[int, int, int]) -> bool:
+        return nearest_colour(rgb) is Colour.WHITE
+
+    def none(expected: frozenset[int]) -> frozenset[int]:
+        return matrix.lit_leds
+
+    def console(expected: frozenset[int]) -> frozenset[int]:
+        frame = console_observer(matrix, matrix.stream)()
+        assert all(light == CellLight(Colour.WHITE) for light in frame.values()), frame
+        return frozenset(led for cell in frame for led in matrix.layout.leds(cell))
+
+    def emu(expected: frozenset[int]) -> frozenset[int]:
+        frame = matrix.link.device.model.shown_frame()
+        palette = matrix.link.info.palette
+        on = {led for led, index in enumerate(frame.colours) if index}
+        assert all(white(palette[frame.colours[led]]) and frame.blinks[led] is Blink.STEADY for led in on)
+        return frozenset(on)
+
+    def sim(expected: frozenset[int]) -> frozenset[int]:
+        def on(colours: tuple[tuple[int, int, int], ...]) -> frozenset[int]:
+            return frozenset(led for led, rgb in enumerate(colours) if rgb != (0, 0, 0))
+
+        device = matrix.link.device
+        try:
+            colours = device.wait_for(lambda c: on(c) == expected, timeout_s=10.0, what="the raw LEDs")
+        except DeviceTimeoutError:  # show what is on instead, for the assertion to name
+            colours = device.colours()
+        assert all(white(colours[led]) for led in on(colours))
+        return on(colours)
+
+    def max7219(expected: frozenset[int]) -> frozenset[int]:
+        return frozenset(matrix.chips.lit_leds())
+
+    def hc595(expected: frozenset[int]) -> frozenset[int]:
+        outputs = matrix.chips.outputs()
+        if matrix.active_low:
+            outputs = tuple(not o for o in outputs)
+        on = set()
+        for led in range(matrix.led_count):
+            channels = [outputs[3 * led + matrix.channel_of[c]] for c in "rgb"]
+            if any(channels):
+                assert all(channels), f"LED {led} is not white: {channels}"
+                on.add(led)
+        return frozenset(on)
+
+    readers: dict[str, RawObserver] = {
+        "none:": none,
+        "console:": console,
+        "emu:": emu,
+        "sim:": sim,
+        "gpio:max7219": max7219,
+        "gpio:hc595": hc595,
+    }
+    return readers[driver]

@@ -72,3 +72,18 @@ def test_only_an_absent_serial_controller_is_awaited(tmp_path):
     with pytest.raises(LedSpecError):
         open_leds_awaiting("serail:/dev/ttyACM0", GEOMETRY, say=said.append)
     assert isinstance(open_leds_awaiting("none:", GEOMETRY), NullMatrix)
+
+
+def test_raw_leds_wait_for_the_controller_and_reach_its_driver_once_open():
+    plug = Plug(tries=1)
+    awaited = AwaitedMatrix(plug, GEOMETRY, name="serial:/dev/ttyACM0", reason="cannot open the LED port")
+    assert awaited.led_count == 9  # the map's LEDs until the controller says how many it drives
+    with pytest.raises(ControllerAwaitedError, match="cannot open the LED port"):
+        awaited.show_leds({3})
+    with pytest.raises(NoDeviceError):
+        awaited.reconnect()
+    awaited.reconnect()
+    awaited.show_leds({3, 8})
+    assert plug.driver is not None and plug.driver.lit_leds == {3, 8} and awaited.shown() == CellFrame()
+    assert awaited.led_count == plug.driver.led_count
+    awaited.close()

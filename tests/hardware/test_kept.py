@@ -5,8 +5,23 @@ from __future__ import annotations
 import threading
 import time
 
+import pytest
+
 from firmware_bridge import DeviceTimeoutError, NoDeviceError
-from hardware import EMPTY, CellFrame, CellLight, Colour, KeptMatrix, LedMatrix, LinkState, Pattern
+from hardware import (
+    EMPTY,
+    CellFrame,
+    CellLight,
+    Colour,
+    KeptMatrix,
+    LedMap,
+    LedMatrix,
+    LedsNotShownError,
+    LinkState,
+    NullMatrix,
+    Pattern,
+    Wiring,
+)
 from referee.geometry import parse_geometry
 
 WAIT_S = 20.0
@@ -24,6 +39,7 @@ class FlakyMatrix(LedMatrix):
         self.released = threading.Event()
         self.aborted = threading.Event()
         self.shown_frames: list[CellFrame] = []
+        self.shown_leds: list[frozenset[int]] = []
         self.reconnects = 0
         self.threads: set[str] = set()
         self.closed_by: str | None = None
@@ -37,6 +53,10 @@ class FlakyMatrix(LedMatrix):
         if self.gone:
             raise DeviceTimeoutError("the controller did not acknowledge")
         self.shown_frames.append(frame)
+
+    def _show_leds(self, leds: frozenset[int]) -> None:
+        self._show(EMPTY)
+        self.shown_leds.append(leds)
 
     def check(self) -> None:
         if self.gone:
@@ -134,3 +154,77 @@ def test_the_words_name_the_time_of_the_loss() -> None:
     since = time.mktime((2024, 5, 1, 20, 31, 0, 0, 0, -1))
     assert LinkState(False, since, "gone").words == "LEDs disconnected since 20:31, retrying"
     assert LinkState(True, since).words == ""
+
+
+def test_raw_leds_reach_the_driver_through_the_slot_and_a_later_frame_replaces_them() -> None:
+    geometry, wiring = parse_geometry("diamond:3"), LedMap(wiring=Wiring.SERPENTINE)
+    driver = NullMatrix(geometry, wiring)
+    leds = KeptMatrix(driver, first_retry_s=0.02, max_retry_s=0.1, check_s=0.02, settle_s=0.1)
+    try:
+        leds.show(light(4))
+        leds.show_leds_and_wait({0, 7})
+        assert driver.lit_leds == {0, 7} and driver.shown() == EMPTY and leds.shown() == EMPTY
+        assert leds.led_count == driver.led_count == 9
+        leds.show(light(5))
+        assert leds.wait_until(lambda k: k.settled, WAIT_S)
+        assert driver.shown() == light(5) and driver.lit_leds == set(wiring.layout(geometry).leds(5))
+    finally:
+        leds.close()
+
+
+def test_raw_leds_are_refused_at_once_while_the_controller_is_away_and_sent_again_when_it_is_back() -> None:
+    driver, changes = FlakyMatrix(), []
+    leds = kept(driver, changes)
+    try:
+        driver.gone = True
+        assert leds.wait_until(lambda k: not k.state.connected, WAIT_S)
+        with pytest.raises(LedsNotShownError, match=r"LEDs disconnected since .*said nothing for 3 s; map them once"):
+            leds.show_leds_and_wait({2})
+        driver.gone = False
+        assert leds.wait_until(lambda k: k.settled, WAIT_S)
+        assert driver.shown_leds[-1] == {2}, "the raw LEDs are the whole state sent again on reconnecting"
+    finally:
+        leds.close()
+
+
+def test_a_frame_handed_over_before_the_raw_leds_showed_is_reported() -> None:
+    driver, changes = FlakyMatrix(), []
+    leds = kept(driver, changes)
+    failures: list[Exception] = []
+
+    def map_one() -> None:
+        try:
+            leds.show_leds_and_wait({1}, timeout_s=WAIT_S)
+        except LedsNotShownError as error:
+            failures.append(error)
+
+    try:
+        driver.hung.set()
+        leds.show(light(0))  # the device hangs on this frame
+        waiter = threading.Thread(target=map_one)
+        waiter.start()
+        assert leds.wait_until(lambda k: k._version >= 2, WAIT_S)
+        leds.show(light(3))  # the game lights a cell while the pattern waits
+        driver.hung.clear()
+        driver.released.set()
+        waiter.join(WAIT_S)
+        assert [str(e) for e in failures] == [
+            "the flaky LEDs were given other lights before the pattern showed: let nothing else light them while "
+            "they are mapped, and map them again"
+        ]
+        assert leds.wait_until(lambda k: k.settled, WAIT_S) and driver.shown_frames[-1] == light(3)
+        assert {1} not in driver.shown_leds, "raw LEDs replaced before they were sent are never sent"
+    finally:
+        leds.close()
+
+
+def test_raw_leds_a_hung_controller_does_not_show_fail_after_the_timeout() -> None:
+    driver, changes = FlakyMatrix(), []
+    leds = kept(driver, changes)
+    try:
+        driver.hung.set()
+        with pytest.raises(LedsNotShownError, match=r"did not show the pattern within 0\.05 s: check the controller"):
+            leds.show_leds_and_wait({1}, timeout_s=0.05)
+    finally:
+        driver.released.set()
+        leds.close()
