@@ -18,7 +18,7 @@ from companion.live import LiveGame
 from companion.runner import CameraLoop, Steadier
 from companion.session import Session
 from companion.store import Store, default_store_path
-from companion.table_setup import LedCount, LightLeds, TableSetup
+from companion.table_setup import LedCount, LightLeds, SetupRefusedError, TableSetup
 from referee.game import game_on, make_rules
 from referee.geometry import Geometry
 
@@ -75,6 +75,7 @@ def start_run(args: argparse.Namespace) -> Session:
     """
     from hardware import KeptMatrix, open_buttons
     from hardware.awaited import open_leds_awaiting
+    from hardware.errors import HardwareError
     from vision.pipeline import BoardReader
 
     profile = _profile(args)
@@ -108,17 +109,27 @@ def start_run(args: argparse.Namespace) -> Session:
         camera = open_camera(args.camera, live.position, args.fps)
         loops: list[CameraLoop] = []
 
-        def install(chosen: object) -> None:
+        def install(chosen: object, calibrated_here: bool = True) -> None:
             """Read the board with a profile (the one given, or one just calibrated on the page)."""
             _check_profile(chosen, geometry)
             reader = BoardReader(geometry, chosen.locator, chosen.colour_model)  # type: ignore[attr-defined]
+            if calibrated_here and leds is not None:  # a map measured on the page lights the LEDs at once
+                try:
+                    measured = profile_led_map(chosen, geometry)
+                    if measured is not None:
+                        leds.use_map(measured)
+                except HardwareError as error:
+                    raise SetupRefusedError(
+                        f"the profile is saved, but its LED map does not fit these LEDs ({error}); "
+                        "restart cascade run with it"
+                    ) from None
             if loops:
                 loops[0].reader, loops[0].steadier = reader, open_steadier()
             else:
                 loops.append(CameraLoop(live, reader, open_steadier(), buttons))
 
         if profile is not None:
-            install(profile)
+            install(profile, calibrated_here=False)
         setup = table_setup(
             live,
             geometry,

@@ -63,10 +63,13 @@ class AwaitedMatrix(LedMatrix):
         """Open the controller (the first time), or reopen it through its driver."""
         if self.inner is None:
             try:
-                self.inner = self.opener()
+                inner = self.opener()
             except Exception as error:
                 self.reason = str(error) or self.reason
                 raise
+            if inner.led_map != self.led_map:  # a map measured while the controller was away
+                inner.adopt_map(self.led_map)
+            self.inner = inner
             return
         self.inner.reconnect()
 
@@ -79,6 +82,12 @@ class AwaitedMatrix(LedMatrix):
         if self.inner is None:
             raise ControllerAwaitedError(self.reason)
         return self.inner
+
+    def adopt_map(self, led_map: LedMap) -> None:
+        """Take ``led_map`` as the wiring, the driver first once it is open."""
+        if self.inner is not None:
+            self.inner.adopt_map(led_map)
+        super().adopt_map(led_map)
 
     def _show(self, frame: CellFrame) -> None:
         self._driver().show(frame)

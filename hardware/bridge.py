@@ -78,6 +78,8 @@ class BridgeMatrix(LedMatrix):
     ``show_timeout_s`` for the controller's acknowledgement.
     """
 
+    fixed_count = True
+
     def __init__(self, geometry: Geometry, led_map: LedMap | None = None, *, spec: str, **options: Any) -> None:
         from firmware_bridge import LINK_OPTIONS, Blink, open_device
 

@@ -39,6 +39,7 @@ class Hc595Matrix(AnimatedMatrix):
     """74HC595 chain driver; see the module docstring for wiring and options."""
 
     name = "gpio:hc595"
+    fixed_count = True
 
     def __init__(self, geometry: Geometry, led_map: LedMap | None = None, **options: Any) -> None:
         opts = Options(self.name, {}, options)

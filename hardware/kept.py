@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from hardware.errors import LedsNotShownError
 from hardware.frame import CellFrame
+from hardware.ledmap import LedMap
 from hardware.matrix import LedMatrix
 
 FIRST_RETRY_S = 0.25
@@ -158,6 +159,19 @@ class KeptMatrix(LedMatrix):
         raise LedsNotShownError(
             f"the {self.name} LEDs did not show the pattern within {timeout_s:g} s: check the controller"
         )
+
+    def adopt_map(self, led_map: LedMap) -> None:
+        """Take ``led_map`` as the wiring, the driver kept first (it says whether the map fits its LEDs)."""
+        self.inner.adopt_map(led_map)
+        super().adopt_map(led_map)
+
+    def use_map(self, led_map: LedMap) -> None:
+        """Light the cells through ``led_map`` from now on: the thread puts the frame wanted on the LEDs again,
+        through the new map (see :meth:`LedMatrix.use_map`)."""
+        self.adopt_map(led_map)
+        with self._cond:
+            self._version += 1
+            self._cond.notify_all()
 
     def _show(self, frame: CellFrame) -> None:
         self._hand_over(frame)

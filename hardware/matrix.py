@@ -26,7 +26,7 @@ from types import TracebackType
 from typing import Self
 
 from hardware.blink import CYCLE_TICKS, TICK_S
-from hardware.errors import DeviceClosedError, FrameError
+from hardware.errors import DeviceClosedError, FrameError, LedMapError
 from hardware.frame import EMPTY, CellFrame, CellLight, Colour, Pattern
 from hardware.ledmap import LedLayout, LedMap
 from referee.geometry import Geometry
@@ -45,6 +45,8 @@ class LedMatrix(ABC):
 
     name = "leds"
     single_colour = False
+    fixed_count = False
+    """True when :attr:`led_count` is what the hardware drives, whatever the map: a map may use no more."""
 
     def __init__(self, geometry: Geometry, led_map: LedMap | None = None) -> None:
         self.geometry = geometry
@@ -101,6 +103,27 @@ class LedMatrix(ABC):
                 raise DeviceClosedError(f"the {self.name} LEDs are closed; open them again to light LEDs")
             self._show_leds(wanted)
             self._shown = EMPTY
+
+    def use_map(self, led_map: LedMap) -> None:
+        """Light the cells through ``led_map`` from now on (a map just measured on the page), and show the frame
+        on display again through it. Raises LedMapError, keeping the map in use, when the new one does not fit
+        the board or needs more LEDs than the hardware drives."""
+        with self._lock:
+            if self._closed:
+                raise DeviceClosedError(f"the {self.name} LEDs are closed; open them again to change their map")
+            self.adopt_map(led_map)
+            self._show(self._shown)
+
+    def adopt_map(self, led_map: LedMap) -> None:
+        """Take ``led_map`` as the wiring without lighting anything (see :meth:`use_map`)."""
+        layout = led_map.layout(self.geometry)
+        with self._lock:
+            if self.fixed_count and layout.led_count > self.led_count:
+                raise LedMapError(
+                    f"{self.name}: the LED map uses {layout.led_count} LEDs, but these LEDs are {self.led_count}; "
+                    "map them again with this controller"
+                )
+            self.led_map, self.layout = led_map, layout
 
     def shown(self) -> CellFrame:
         """The frame on display now."""

@@ -36,6 +36,7 @@ class Max7219Matrix(AnimatedMatrix):
     """MAX7219 chain driver; see the module docstring for wiring and options."""
 
     name = "gpio:max7219"
+    fixed_count = True
     single_colour = True
 
     def __init__(self, geometry: Geometry, led_map: LedMap | None = None, **options: Any) -> None:

@@ -151,3 +151,29 @@ def test_cascade_run_offers_the_led_map_only_with_leds_under_the_board(tmp_path)
                 assert count() == 80, "every LED the controller drives is probed"
         finally:
             session.close()
+
+
+def test_a_map_saved_on_the_page_lights_the_leds_at_once(tmp_path) -> None:
+    from calibration.profile import Profile
+    from calibration.ready import load_ready_profile
+    from companion.cli import build_parser
+    from companion.running import start_run
+    from companion.table_setup import SetupRefusedError
+
+    argv = ["run", "--camera", "table:", "--store", str(tmp_path / "games.sqlite3"), "--port", "0"]
+    session = start_run(build_parser().parse_args([*argv, "--board", "diamond:8", "--leds", "emu:?leds=80"]))
+    try:
+        setup, leds = session.app.config["SETUP"], session.live.leds
+        ready = load_ready_profile("diamond:8")
+        geometry = ready.board
+        measured = tuple(reversed(range(len(geometry.cells))))
+        setup.install(Profile(ready.geometry, ready.locator, ready.colour_model, measured, ready.version))
+        assert leds.layout.cell_leds == tuple((led,) for led in measured)
+        assert leds.wait_until(lambda k: k.settled, 20.0)
+        assert leds.inner.layout == leds.layout, "the controller's driver lights through the new map too"
+        too_far = tuple(led + 80 for led in measured)
+        with pytest.raises(SetupRefusedError, match="does not fit these LEDs"):
+            setup.install(Profile(ready.geometry, ready.locator, ready.colour_model, too_far, ready.version))
+        assert leds.layout.cell_leds == tuple((led,) for led in measured), "the map in use stays"
+    finally:
+        session.close()

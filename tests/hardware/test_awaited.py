@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from firmware_bridge import NoDeviceError
-from hardware import CellFrame, CellLight, Colour, KeptMatrix, Pattern
+from hardware import CellFrame, CellLight, Colour, KeptMatrix, LedMap, Pattern
 from hardware.awaited import AwaitedMatrix, ControllerAwaitedError, open_leds_awaiting
 from hardware.errors import LedSpecError
 from hardware.matrix import NullMatrix
@@ -87,3 +87,14 @@ def test_raw_leds_wait_for_the_controller_and_reach_its_driver_once_open():
     assert plug.driver is not None and plug.driver.lit_leds == {3, 8} and awaited.shown() == CellFrame()
     assert awaited.led_count == plug.driver.led_count
     awaited.close()
+
+
+def test_a_map_measured_while_the_controller_is_away_is_the_one_it_opens_with() -> None:
+    geometry = parse_geometry("diamond:3")
+    first, measured = LedMap(), LedMap(rotation=270)
+    matrix = AwaitedMatrix(lambda: NullMatrix(geometry, first), geometry, first)
+    matrix.adopt_map(measured)
+    matrix.reconnect()
+    assert matrix.inner is not None and matrix.inner.layout == matrix.layout == measured.layout(geometry)
+    matrix.adopt_map(first)
+    assert matrix.inner.led_map == first

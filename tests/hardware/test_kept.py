@@ -228,3 +228,19 @@ def test_raw_leds_a_hung_controller_does_not_show_fail_after_the_timeout() -> No
     finally:
         driver.released.set()
         leds.close()
+
+
+def test_a_new_map_reaches_the_driver_and_the_frame_wanted_goes_out_again_through_it() -> None:
+    geometry = parse_geometry("diamond:3")
+    driver = NullMatrix(geometry, LedMap(wiring=Wiring.SERPENTINE))
+    leds = KeptMatrix(driver, first_retry_s=0.02, max_retry_s=0.1, check_s=0.02, settle_s=0.1)
+    measured = LedMap(rotation=90, mirror=True)
+    try:
+        leds.show(light(5))
+        assert leds.wait_until(lambda k: k.settled, WAIT_S)
+        leds.use_map(measured)
+        assert leds.wait_until(lambda k: k.settled, WAIT_S)
+        assert driver.layout == leds.layout == measured.layout(geometry)
+        assert driver.lit_leds == set(measured.layout(geometry).leds(5))
+    finally:
+        leds.close()

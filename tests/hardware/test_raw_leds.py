@@ -15,6 +15,7 @@ from hardware import (
     DeviceClosedError,
     FrameError,
     LedMap,
+    LedMapError,
     Pattern,
     Wiring,
     highlight,
@@ -135,3 +136,27 @@ def test_the_blink_thread_leaves_raw_leds_alone(driver: str) -> None:
         assert raw_observer(driver, matrix)(frozenset({7, 9})) == {7, 9}
     finally:
         matrix.close()
+
+
+def test_a_new_map_lights_the_frame_on_display_through_it(driver: str, open_driver: Opener) -> None:
+    opened = open_driver(driver, "diamond:8", LedMap(wiring=Wiring.SERPENTINE, rotation=90))
+    matrix = opened.matrix
+    frame = highlight.guidance(pending_cells={3: "x"}, error_cells={9: None}, last=[40])
+    matrix.show(frame)
+    measured = LedMap(wiring=Wiring.ROWS, rotation=180, mirror=True)
+    matrix.use_map(measured)
+    assert matrix.layout == measured.layout(matrix.geometry)
+    assert opened.observe() == frame, "every LED lit is the new map's LED of a cell of the frame"
+
+
+@pytest.mark.parametrize("driver", ["emu:", "gpio:max7219", "gpio:hc595"])
+def test_a_map_past_the_hardware_s_leds_is_refused_and_the_one_in_use_stays(driver: str, open_driver: Opener) -> None:
+    opened = open_driver(driver, "grid:3x3")
+    matrix = opened.matrix
+    before = matrix.layout
+    frame = CellFrame({4: CellLight(Colour.RED, Pattern.STEADY)})
+    matrix.show(frame)
+    with pytest.raises(LedMapError, match="map them again"):
+        matrix.use_map(LedMap(offset=matrix.led_count))
+    assert matrix.layout == before
+    assert opened.observe() == frame
