@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from companion.assess import put_words
 from companion.coach import computer_words, legal_cells, ply_marks
-from companion.computer import Computer, Opponent, position_key, side_of
+from companion.computer import BUDGET_S, Computer, Opponent, position_key, side_of
 from companion.errors import SetupError
 from companion.snapshot import CellMark
 from referee.plies import Ply
@@ -46,7 +46,7 @@ class Advice:
         self.adviser = adviser or Computer(
             Opponent("strongest"),
             side=None,
-            budget_s=computer.budget_s if computer is not None else 1.0,
+            budget_s=computer.budget_s if computer is not None else BUDGET_S,
         )
         self.hint_s: float | None = HINT_S
         """Seconds a hint stays lit (None: until the position changes)."""
@@ -168,15 +168,22 @@ class Advice:
 
 
 def advice_for(
-    opponent: Opponent | None, side: str | None, rules: Rules, budget_s: float = 1.0, seed: int = 0
+    opponent: Opponent | None, side: str | None, rules: Rules, budget_s: float | None = None, seed: int = 0
 ) -> Advice:
-    """The advice of a game from ``--opponent`` and ``--engine-plays``; raises SetupError for a side without
-    an opponent."""
+    """The advice of a game from ``--opponent``, ``--engine-plays`` and ``--engine-seconds`` (``budget_s``,
+    None: :data:`~companion.computer.BUDGET_S`); raises SetupError for a side or a time without an opponent.
+
+    The hints take the computer's time: one number says how long the engine may think at this board.
+    """
     if opponent is None:
         if side is not None:
             raise SetupError(f"--engine-plays {side} needs an opponent: add --opponent engine (or engine:LEVEL)")
+        if budget_s is not None:
+            raise SetupError(
+                f"--engine-seconds {budget_s:g} needs an opponent: add --opponent engine (or engine:LEVEL)"
+            )
         return Advice()
-    return Advice(Computer(opponent, side_of(rules, side), budget_s, seed))
+    return Advice(Computer(opponent, side_of(rules, side), BUDGET_S if budget_s is None else budget_s, seed))
 
 
 __all__ = ["HINT_S", "Advice", "advice_for"]

@@ -261,10 +261,76 @@ def test_bad_opponent_options_are_one_line_and_status_2(capsys):
         ["run", "--camera", "table:", "--engine-plays", "purple"],
         ["run", "--camera", "table:", "--engine-plays", "white"],
         ["demo", "--engine-plays", "white"],
+        *(
+            [command, *base, "--opponent", "engine", "--engine-seconds", bad]
+            for command, base in (("play", []), ("run", ["--camera", "table:"]), ("demo", []))
+            for bad in ("0", "-1", "nan", "inf", "1e999", "soon", "")
+        ),
+        ["play", "--engine-seconds", "2"],
+        ["demo", "--engine-seconds", "0.5"],
     ):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_engine_seconds_without_an_opponent_is_refused_before_anything_starts(tmp_path, capsys):
+    store = tmp_path / "games.sqlite3"
+    argv = ["run", "--camera", "table:", "--store", str(store), "--port", "0", "--engine-seconds", "3"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "cascade run: --engine-seconds 3 needs an opponent: add --opponent engine (or engine:LEVEL)\n"
+    )
+    assert not store.exists()
+
+
+def test_engine_seconds_is_the_computer_s_time_and_the_hints_time():
+    rules = make_rules("cascade", "diamond:3")
+    advice = advice_for(Opponent(), None, rules, 2.5)
+    assert advice.computer is not None and advice.computer.budget_s == 2.5 and advice.adviser.budget_s == 2.5
+    default = advice_for(Opponent(), None, rules)
+    assert default.computer is not None and default.computer.budget_s == 1.0 and default.adviser.budget_s == 1.0
+    assert advice_for(None, None, rules).adviser.budget_s == 1.0
+
+
+def test_play_gives_the_computer_and_the_hints_the_engine_seconds(monkeypatch, capsys, tmp_path):
+    import io
+
+    import engine
+
+    budgets: list[tuple[str, float]] = []
+    analyse, hint = engine.analyse, engine.hint
+
+    def timed_analyse(position, level, budget_s, seed=0):
+        budgets.append(("analyse", budget_s))
+        return analyse(position, level, budget_s, seed)
+
+    def timed_hint(position, budget_s):
+        budgets.append(("hint", budget_s))
+        return hint(position, budget_s)
+
+    monkeypatch.setattr(engine, "analyse", timed_analyse)
+    monkeypatch.setattr(engine, "hint", timed_hint)
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
+    argv = ["play", "--size", "3", "--opponent", "engine:beginner", "--engine-plays", "white"]
+    assert main([*argv, "--engine-seconds", "0.25", "-o", str(tmp_path / "g.rec")]) == 0
+    assert budgets == [("analyse", 0.25), ("hint", 0.25)]
+
+
+def test_demo_gives_the_computer_the_engine_seconds(monkeypatch):
+    import companion.demo_game
+
+    given: dict = {}
+
+    def refuse(folder, **options):
+        given.update(options)
+        raise SetupError("stop here")
+
+    monkeypatch.setattr(companion.demo_game, "start_demo", refuse)
+    assert main(["demo", "--opponent", "engine", "--engine-seconds", "0.75"]) == 2
+    assert given["engine_seconds"] == 0.75
+    assert main(["demo"]) == 2
+    assert given["engine_seconds"] is None
 
 
 def test_play_against_the_computer_in_the_terminal(monkeypatch, capsys, tmp_path):
@@ -284,10 +350,11 @@ def test_run_gives_the_computer_its_side_and_its_name_in_the_record(tmp_path):
 
     store = str(tmp_path / "games.sqlite3")
     argv = ["run", "--camera", "table:", "--store", store, "--port", "0", "--opponent", "engine:beginner"]
-    session = start_run(build_parser().parse_args([*argv, "--engine-plays", "white"]))
+    session = start_run(build_parser().parse_args([*argv, "--engine-plays", "white", "--engine-seconds", "2.5"]))
     try:
         computer = session.live.advice.computer
         assert computer is not None and computer.side == 0 and computer.opponent == Opponent("beginner")
+        assert computer.budget_s == 2.5 and session.live.advice.adviser.budget_s == 2.5
         headers = session.store.games()[-1].headers
     finally:
         session.close()
