@@ -8,7 +8,8 @@ what the engine said about its positions:
 - a hint asked for (the strongest level's ply for the player to move), lit
   for :attr:`Advice.hint_s` seconds or until the position changes;
 - whether the teaching mode is on (the page then shows the legal cells, and
-  what dropping on a pointed cell would cause).
+  what dropping on a pointed cell would cause; in Cascades the LEDs light
+  the legal cells too).
 
 It never touches the LEDs or the page itself: the live game asks it for the
 cells to light (:meth:`Advice.suggested`) and the words to show, under its
@@ -22,7 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from companion.assess import put_words
-from companion.coach import computer_words, legal_cells, ply_marks
+from companion.coach import computer_words, legal_cells, lights_legal_cells, ply_marks
 from companion.computer import BUDGET_S, Computer, Opponent, position_key, side_of
 from companion.errors import SetupError
 from companion.snapshot import CellMark
@@ -158,9 +159,18 @@ class Advice:
         geometry = position.geometry
         return tuple(m for m in marks if observed[geometry.index(m.cell)] != m.need)
 
-    def legal(self, position: Position) -> tuple[str, ...]:
-        """The legal cells while the teaching mode is on."""
-        return legal_cells(position) if self.teaching else ()
+    def legal(self, position: Position, placed: Ply | None = None) -> tuple[str, ...]:
+        """The legal cells while the teaching mode is on (after ``placed``, the first stone of a Cascades turn,
+        the cells of its second stone)."""
+        return legal_cells(position, placed) if self.teaching else ()
+
+    def lit_legal(self, position: Position, placed: Ply | None = None) -> tuple[str, ...]:
+        """The legal cells to light on the LEDs while the teaching mode is on: in the games where they say
+        something (:func:`~companion.coach.lights_legal_cells`), and never on the computer's turn, whose ply is
+        the one cell to place."""
+        if not lights_legal_cells(position.rules) or self.computer_to_move(position):
+            return ()
+        return self.legal(position, placed)
 
     def close(self) -> None:
         """Stop the hint's timer."""
