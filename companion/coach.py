@@ -132,22 +132,29 @@ def lights_legal_cells(rules: Rules) -> bool:
     return rules.game == "cascades" and rules.variant != FREE_DROP
 
 
-def preview(position: Position, cell: str, colour: str | None = None) -> tuple[CellMark, ...]:
+def preview(
+    position: Position, cell: str, colour: str | None = None, placed: Ply | None = None
+) -> tuple[CellMark, ...]:
     """What dropping on ``cell`` would cause: every cell that changes, with what it holds after.
 
-    ``colour``: the drop's colour in Cascade (default: the mover's). Empty
-    when no stone may go there now. Raises CellError for a name not on the board.
+    ``colour``: the drop's colour in Cascade (default: the mover's).
+    ``placed``: the first stone of a Cascades turn, already on the board
+    (``cell`` is then the second). Empty when no stone may go there now.
+    Raises CellError for a name not on the board.
     """
     index = position.geometry.index(cell)
     name = position.geometry.cells[index].name
     if position.is_over:
         return ()
-    text = f"{colour or position.mover_colour} {name}" if position.rules.game == "cascade" else name
+    if position.rules.game == "cascade":
+        text = f"{colour or position.mover_colour} {name}"
+    else:
+        text = ",".join([*(c.name for c in placed.cells), name]) if placed is not None else name
     try:
         after = position.play(text).position.symbols()
+        before = position.play(placed).position.symbols() if placed is not None else position.symbols()
     except RefereeError:
         return ()
-    before = position.symbols()
     return tuple(CellMark(c.name, a) for c, a, b in zip(position.geometry.cells, after, before, strict=True) if a != b)
 
 

@@ -456,7 +456,7 @@ class LiveGame:
     def preview(self, cell: str, colour: str | None = None) -> tuple[CellMark, ...]:
         """What dropping on ``cell`` would cause now (every cell that changes); raises CellError for a bad name."""
         with self._lock:
-            return preview(self.position, cell, colour)
+            return preview(self.position, cell, colour, self._first_stone())
 
     def _computer_ready(self, position: Position, hint: Hint) -> None:
         """The computer chose its ply (on its own thread): light it, or pass for it."""

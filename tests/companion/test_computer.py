@@ -248,6 +248,8 @@ def test_teaching_lights_exactly_the_legal_cells_of_cascades_and_off_clears_them
         live.on_reading(board_with(live.position, b2="x"))  # black's first stone of two
         assert taught(live, leds) == {"c2", "d2", "e2", "b3", "c3"}  # where the second may go, b2's too
         assert live.snapshot().legal == ("c2", "d2", "e2", "b3", "c3")
+        assert [(m.cell, m.need) for m in live.preview("b3")] == [("b3", "x")]  # the second stone, on b2's
+        assert live.preview("a3") == () and live.preview("b2") == ()
         assert live.perform("teach", {}) == "Teaching off"
         assert taught(live, leds) == set() and live.snapshot().legal == ()
         assert set(leds.frame.values()) == {highlight.LAST_MOVE}
