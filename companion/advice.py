@@ -8,7 +8,8 @@ what the engine said about its positions:
 - a hint asked for (the strongest level's ply for the player to move), lit
   for :attr:`Advice.hint_s` seconds or until the position changes;
 - whether the teaching mode is on (the page then shows the legal cells, and
-  what dropping on a pointed cell would cause).
+  what dropping on a pointed cell would cause; in Cascades the LEDs light
+  the legal cells too).
 
 It never touches the LEDs or the page itself: the live game asks it for the
 cells to light (:meth:`Advice.suggested`) and the words to show, under its
@@ -22,8 +23,8 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from companion.assess import put_words
-from companion.coach import computer_words, legal_cells, ply_marks
-from companion.computer import Computer, Opponent, position_key, side_of
+from companion.coach import computer_words, legal_cells, lights_legal_cells, ply_marks
+from companion.computer import BUDGET_S, Computer, Opponent, position_key, side_of
 from companion.errors import SetupError
 from companion.snapshot import CellMark
 from referee.plies import Ply
@@ -46,7 +47,7 @@ class Advice:
         self.adviser = adviser or Computer(
             Opponent("strongest"),
             side=None,
-            budget_s=computer.budget_s if computer is not None else 1.0,
+            budget_s=computer.budget_s if computer is not None else BUDGET_S,
         )
         self.hint_s: float | None = HINT_S
         """Seconds a hint stays lit (None: until the position changes)."""
@@ -158,9 +159,18 @@ class Advice:
         geometry = position.geometry
         return tuple(m for m in marks if observed[geometry.index(m.cell)] != m.need)
 
-    def legal(self, position: Position) -> tuple[str, ...]:
-        """The legal cells while the teaching mode is on."""
-        return legal_cells(position) if self.teaching else ()
+    def legal(self, position: Position, placed: Ply | None = None) -> tuple[str, ...]:
+        """The legal cells while the teaching mode is on (after ``placed``, the first stone of a Cascades turn,
+        the cells of its second stone)."""
+        return legal_cells(position, placed) if self.teaching else ()
+
+    def lit_legal(self, position: Position, placed: Ply | None = None) -> tuple[str, ...]:
+        """The legal cells to light on the LEDs while the teaching mode is on: in the games where they say
+        something (:func:`~companion.coach.lights_legal_cells`), and never on the computer's turn, whose ply is
+        the one cell to place."""
+        if not lights_legal_cells(position.rules) or self.computer_to_move(position):
+            return ()
+        return self.legal(position, placed)
 
     def close(self) -> None:
         """Stop the hint's timer."""
@@ -168,15 +178,22 @@ class Advice:
 
 
 def advice_for(
-    opponent: Opponent | None, side: str | None, rules: Rules, budget_s: float = 1.0, seed: int = 0
+    opponent: Opponent | None, side: str | None, rules: Rules, budget_s: float | None = None, seed: int = 0
 ) -> Advice:
-    """The advice of a game from ``--opponent`` and ``--engine-plays``; raises SetupError for a side without
-    an opponent."""
+    """The advice of a game from ``--opponent``, ``--engine-plays`` and ``--engine-seconds`` (``budget_s``,
+    None: :data:`~companion.computer.BUDGET_S`); raises SetupError for a side or a time without an opponent.
+
+    The hints take the computer's time: one number says how long the engine may think at this board.
+    """
     if opponent is None:
         if side is not None:
             raise SetupError(f"--engine-plays {side} needs an opponent: add --opponent engine (or engine:LEVEL)")
+        if budget_s is not None:
+            raise SetupError(
+                f"--engine-seconds {budget_s:g} needs an opponent: add --opponent engine (or engine:LEVEL)"
+            )
         return Advice()
-    return Advice(Computer(opponent, side_of(rules, side), budget_s, seed))
+    return Advice(Computer(opponent, side_of(rules, side), BUDGET_S if budget_s is None else budget_s, seed))
 
 
 __all__ = ["HINT_S", "Advice", "advice_for"]

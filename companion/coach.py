@@ -8,7 +8,8 @@ Pure functions of positions and boards, used by :mod:`companion.live`:
   so that only its ply passes: a wrong colour or cell is an error naming the
   fix ("The computer plays = e6: take the stone off d4; put a red stone on e6");
 - :func:`legal_cells` and :func:`preview`: for the teaching mode, where a
-  stone may go now, and what dropping one on a cell would cause.
+  stone may go now, and what dropping one on a cell would cause;
+  :func:`lights_legal_cells`: whether the LEDs show the legal cells too.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from collections.abc import Sequence
 
 from companion.assess import Assessment, Kind, fix_words, put_words
 from companion.snapshot import CellMark
+from referee.cascades import FREE_DROP
 from referee.errors import RefereeError
 from referee.plies import Ply
-from referee.rules import Position
+from referee.rules import Position, Rules
 from referee.symbols import EMPTY, UNKNOWN
 from referee.verdict import Fix, Problem
 
@@ -104,31 +106,64 @@ def _set_back(position: Position, observed: Sequence[str], words: str, wanted: S
     return Assessment(Kind.ERROR, alert, errors=marks, alerts=(alert,))
 
 
-def legal_cells(position: Position) -> tuple[str, ...]:
-    """The cells a stone (or a ball) may go on now, by name in the board's order."""
+def legal_cells(position: Position, placed: Ply | None = None) -> tuple[str, ...]:
+    """The cells a stone (or a ball) may go on now, by name in the board's order.
+
+    ``placed``: the first stone of a Cascades turn, already on the board; the
+    cells are then those its second stone may go on.
+    """
     if position.is_over:
         return ()
-    first = {ply.cells[0] for ply in position.legal_plies() if ply.cells}
-    return tuple(cell.name for cell in position.geometry.cells if cell in first)
+    before = placed.cells if placed is not None else ()
+    done = len(before)
+    cells = {ply.cells[done] for ply in position.legal_plies() if len(ply.cells) > done and ply.cells[:done] == before}
+    return tuple(cell.name for cell in position.geometry.cells if cell in cells)
 
 
-def preview(position: Position, cell: str, colour: str | None = None) -> tuple[CellMark, ...]:
+def lights_legal_cells(rules: Rules) -> bool:
+    """Whether the teaching mode lights the legal cells on the LEDs, as well as on the page.
+
+    Only where they are a rule to see at the board: in Cascades a stone must
+    go below one of the mover's own. In Cascade (and Cascades' free-drop) any
+    empty cell will do, and in Kaskade any empty cell or one of the mover's
+    own: the LEDs would light most of the board and tell nothing the stones do
+    not, and there the page's preview of a drop is the lesson.
+    """
+    return rules.game == "cascades" and rules.variant != FREE_DROP
+
+
+def preview(
+    position: Position, cell: str, colour: str | None = None, placed: Ply | None = None
+) -> tuple[CellMark, ...]:
     """What dropping on ``cell`` would cause: every cell that changes, with what it holds after.
 
-    ``colour``: the drop's colour in Cascade (default: the mover's). Empty
-    when no stone may go there now. Raises CellError for a name not on the board.
+    ``colour``: the drop's colour in Cascade (default: the mover's).
+    ``placed``: the first stone of a Cascades turn, already on the board
+    (``cell`` is then the second). Empty when no stone may go there now.
+    Raises CellError for a name not on the board.
     """
     index = position.geometry.index(cell)
     name = position.geometry.cells[index].name
     if position.is_over:
         return ()
-    text = f"{colour or position.mover_colour} {name}" if position.rules.game == "cascade" else name
+    if position.rules.game == "cascade":
+        text = f"{colour or position.mover_colour} {name}"
+    else:
+        text = ",".join([*(c.name for c in placed.cells), name]) if placed is not None else name
     try:
         after = position.play(text).position.symbols()
+        before = position.play(placed).position.symbols() if placed is not None else position.symbols()
     except RefereeError:
         return ()
-    before = position.symbols()
     return tuple(CellMark(c.name, a) for c, a, b in zip(position.geometry.cells, after, before, strict=True) if a != b)
 
 
-__all__ = ["against_computer", "computer_words", "legal_cells", "ply_colour", "ply_marks", "preview"]
+__all__ = [
+    "against_computer",
+    "computer_words",
+    "legal_cells",
+    "lights_legal_cells",
+    "ply_colour",
+    "ply_marks",
+    "preview",
+]

@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     from engine import Hint
 
 BUDGET_S = 1.0
-"""The computer's time per ply at the board: the engine's own default (``engine.DEFAULT_BUDGET_S``)."""
+"""The computer's time per ply at the board unless ``--engine-seconds`` says otherwise: the engine's own default
+(``engine.DEFAULT_BUDGET_S``)."""
 DEFAULT_LEVEL = "club"
 """The level of ``--opponent engine`` without one: strong, and the same move on any machine."""
 SIDES = ("white", "black", "first", "second")
@@ -198,6 +199,7 @@ class Computer:
 
 
 __all__ = [
+    "BUDGET_S",
     "DEFAULT_LEVEL",
     "SIDES",
     "Computer",

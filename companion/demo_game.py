@@ -77,6 +77,7 @@ def start_demo(
     publish: BrokerUrl | None = None,
     opponent: Opponent | None = None,
     engine_plays: str | None = None,
+    engine_seconds: float | None = None,
 ) -> Session:
     """Start a demo session in ``folder`` (the store goes there); ``games``: stop after that many.
 
@@ -84,14 +85,14 @@ def start_demo(
     film it when the vision package can (None). ``publish``: also send the
     games to the event's hub through this broker. ``opponent``: the computer
     plays one side (``engine_plays``, default the second player) against a
-    scripted player.
+    scripted player, ``engine_seconds`` per ply (default 1).
     """
     from hardware import KeptMatrix
     from hardware.awaited import open_leds_awaiting
 
     filmed = camera_available() if camera is None else camera
     rules = make_rules(game, board)
-    advice = advice_for(opponent, engine_plays, rules, seed=seed)
+    advice = advice_for(opponent, engine_plays, rules, engine_seconds, seed=seed)
     geometry = rules.geometry
     table = ScriptedTable(geometry, seed=seed + 6) if filmed else None
     store = Store(Path(folder) / "demo-games.sqlite3")

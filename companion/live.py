@@ -28,7 +28,8 @@ the engine chooses its ply on its own thread when it is to move; the live
 game lights it (blinking fast in the colour to place), the player places it
 for the computer, and only that ply passes (:func:`companion.coach.against_computer`).
 Hints (the ``hint`` action or button) light the best ply for a few seconds;
-the teaching mode (``teach``) puts the legal cells on the page.
+the teaching mode (``teach``) puts the legal cells on the page, and in
+Cascades on the LEDs (steady cyan, under every other light).
 
 Nothing outside the game stops it. The LEDs are handed each frame and never
 waited for (``hardware.KeptMatrix`` drives them from its own thread); their
@@ -51,11 +52,12 @@ from companion.advice import Advice
 from companion.amend import Amendment, CorrectionError, amend, save
 from companion.assess import Assessment, Kind, assess, ply_text
 from companion.backlog import Backlog
-from companion.coach import against_computer, preview
+from companion.coach import against_computer, lights_legal_cells, preview
 from companion.errors import LiveGameError
 from companion.snapshot import CellMark, Snapshot
 from companion.store import GameRow, Store
 from companion.web.broadcast import Broadcaster, encode_event
+from referee.plies import Ply
 from referee.rules import Move, Position
 from referee.symbols import COLOUR_NAMES, COLOURS, EMPTY
 
@@ -447,13 +449,14 @@ class LiveGame:
     def _teach(self, params: dict[str, str]) -> str:
         self.advice.teaching = not self.advice.teaching
         if self.advice.teaching:
-            return "Teaching: the page shows where a stone may go; point at a cell to see what it would cause"
+            where = "the page and the LEDs (cyan) show" if lights_legal_cells(self.position.rules) else "the page shows"
+            return f"Teaching: {where} where a stone may go; point at a cell to see what it would cause"
         return "Teaching off"
 
     def preview(self, cell: str, colour: str | None = None) -> tuple[CellMark, ...]:
         """What dropping on ``cell`` would cause now (every cell that changes); raises CellError for a bad name."""
         with self._lock:
-            return preview(self.position, cell, colour)
+            return preview(self.position, cell, colour, self._first_stone())
 
     def _computer_ready(self, position: Position, hint: Hint) -> None:
         """The computer chose its ply (on its own thread): light it, or pass for it."""
@@ -546,6 +549,10 @@ class LiveGame:
             self.backlog.alert(self.game_id, message)
         self._alerted = message
 
+    def _first_stone(self) -> Ply | None:
+        """The first stone of a Cascades turn on the board, waiting for a second or the end of the turn."""
+        return self._tentative.ply if self._tentative is not None else None
+
     def _show_leds(self) -> None:
         from hardware import highlight
 
@@ -573,6 +580,7 @@ class LiveGame:
             suggested_cells={
                 geometry.index(m.cell): m.need[:1] for m in self.advice.suggested(position, self._observed)
             },
+            legal_cells=[geometry.index(c) for c in self.advice.lit_legal(position, self._first_stone())],
         )
         self._leds_shown = tuple(str(frame[i]) if i in frame else "" for i in range(len(geometry.cells)))
         if self.leds is not None:
@@ -640,7 +648,7 @@ class LiveGame:
             hub=self._hub,
             computer=self.advice.computer_line(position),
             suggested=self.advice.suggested(position, self._observed),
-            legal=self.advice.legal(position),
+            legal=self.advice.legal(position, self._first_stone()),
             teaching=self.advice.teaching,
         )
 

@@ -152,7 +152,8 @@ def engine_side(text: str) -> str:
 
 
 def add_opponent_options(parser: argparse.ArgumentParser, default: str | None = None) -> None:
-    """``--opponent engine[:LEVEL]`` and ``--engine-plays white|black`` (``default``: the opponent unless given)."""
+    """``--opponent engine[:LEVEL]``, ``--engine-plays white|black`` and ``--engine-seconds SECONDS``
+    (``default``: the opponent unless given)."""
     parser.add_argument(
         "--opponent",
         type=opponent,
@@ -165,4 +166,10 @@ def add_opponent_options(parser: argparse.ArgumentParser, default: str | None = 
         type=engine_side,
         metavar="white|black",
         help="the side the computer plays (default: the second player; first and second are understood too)",
+    )
+    parser.add_argument(
+        "--engine-seconds",
+        type=positive_seconds,
+        metavar="SECONDS",
+        help="the computer's time to choose each of its plies, and to choose a hint (default 1)",
     )

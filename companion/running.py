@@ -82,7 +82,7 @@ def start_run(args: argparse.Namespace) -> Session:
     board = args.board or (getattr(profile, "geometry", None) if profile is not None else None)
     hexagon = (board or "").strip().startswith("hexagon:")
     rules = make_rules(args.game or game_on(board), board, args.variant or ("hexagon" if hexagon else None), args.first)
-    advice = advice_for(args.opponent, args.engine_plays, rules)
+    advice = advice_for(args.opponent, args.engine_plays, rules, args.engine_seconds)
     geometry = rules.geometry
     table = args.camera.strip().startswith("table:")
     store_file = Path(args.store or default_store_path())

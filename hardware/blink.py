@@ -27,9 +27,12 @@ RGB: dict[Colour, tuple[int, int, int]] = {
     Colour.LAST: (0, 255, 0),
     Colour.WINNER: (255, 255, 0),
     Colour.REMOVE: (255, 0, 255),
+    Colour.LEGAL: (0, 255, 255),
 }
 """The colour each LED colour is shown in on a colour LED. Black stones show
-blue (a black LED would be dark)."""
+blue (a black LED would be dark); a cell a stone may go on shows cyan, the
+one mix of full channels left (an RGB LED switched channel by channel has
+seven colours)."""
 
 RGB_NAMES = {
     Colour.WHITE: "white",
@@ -38,6 +41,7 @@ RGB_NAMES = {
     Colour.LAST: "green",
     Colour.WINNER: "yellow",
     Colour.REMOVE: "magenta",
+    Colour.LEGAL: "cyan",
 }
 """Plain names of :data:`RGB`, for legends."""
 
@@ -62,6 +66,7 @@ _MONO_CODES: dict[Colour, str] = {
     Colour.LAST: "#.......",
     Colour.WINNER: "####....",
     Colour.REMOVE: "##..##..",
+    Colour.LEGAL: "#.#.#...",
 }
 _MONO_SECOND_HALF = {Pattern.BLINK: "........", Pattern.FAST: "#.#.#.#."}
 _MONO_WORDS = {
@@ -71,6 +76,7 @@ _MONO_WORDS = {
     Colour.LAST: "one short flash",
     Colour.WINNER: "one long flash",
     Colour.REMOVE: "two long flashes",
+    Colour.LEGAL: "three short flashes",
 }
 
 
@@ -113,7 +119,8 @@ def legend(single_colour: bool = False) -> tuple[str, ...]:
     return (
         *lines,
         "each code fills the first second of a two-second cycle; in the second second the code repeats "
-        "(a cell to fill), goes dark (a cell that needs that colour) or flickers (a stone to remove, "
+        "(a cell to fill, or where a stone may go), goes dark (a cell that needs that colour) or flickers "
+        "(a stone to remove, "
         f"or, after a stone colour's code, {COMPUTER_WORDS})",
     )
 
@@ -132,4 +139,5 @@ def _meaning(colour: Colour) -> str:
         Colour.LAST: "the last move",
         Colour.WINNER: "the winner's stones",
         Colour.REMOVE: "take this stone away",
+        Colour.LEGAL: "the teaching mode: the player to move may place a stone here",
     }[colour]

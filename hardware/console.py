@@ -2,9 +2,9 @@
 
 One text line per board row, cells where the board has them (diamonds as
 diamonds, hex rows staggered, grids square), each cell as its colour symbol
-(``o`` ``x`` ``=``, ``+`` last move, ``*`` winner, ``-`` remove, ``.`` dark)
-followed by ``!`` when it blinks and ``!!`` when it blinks fast. On a
-terminal the symbols are coloured with ANSI codes and each frame is drawn over
+(``o`` ``x`` ``=``, ``+`` last move, ``*`` winner, ``-`` remove, ``:`` a cell
+a stone may go on, ``.`` dark) followed by ``!`` when it blinks and ``!!``
+when it blinks fast. On a terminal the symbols are coloured with ANSI codes and each frame is drawn over
 the previous one; otherwise every frame is written below the last, plain.
 :func:`read_drawing` reads a plain drawing back into a frame.
 """
@@ -24,7 +24,7 @@ from referee.geometry import Geometry
 CHARS_PER_STEP = 2
 """Characters per half-cell step; a cell's token is up to three characters wide."""
 
-_ANSI_COLOURS = {"white": "97", "blue": "94", "red": "91", "green": "92", "yellow": "93", "magenta": "95"}
+_ANSI_COLOURS = {"white": "97", "blue": "94", "red": "91", "green": "92", "yellow": "93", "magenta": "95", "cyan": "96"}
 _ANSI_PATTERN = {Pattern.STEADY: "", Pattern.BLINK: ";5", Pattern.FAST: ";5;6"}
 
 

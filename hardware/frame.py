@@ -3,9 +3,10 @@
 A :class:`CellFrame` is a frozen mapping from cell index (the canonical order
 of :class:`referee.geometry.Geometry`) to a :class:`CellLight`: a colour and a
 pattern. Cells not in the frame are dark. Colours are the stone symbols of
-docs/rules.md (``o`` white, ``x`` black, ``=`` red) plus three signal colours
-(last move, winner, a stone to remove); each driver decides how to show them
-(a palette entry, an RGB mix, a blink code on a single-colour matrix).
+docs/rules.md (``o`` white, ``x`` black, ``=`` red) plus four signal colours
+(last move, winner, a stone to remove, a cell a stone may go on in the
+teaching mode); each driver decides how to show them (a palette entry, an RGB
+mix, a blink code on a single-colour matrix).
 
 Frames are values: combine them with ``|`` (the right-hand frame wins where
 both light a cell), compare them, keep them.
@@ -36,23 +37,24 @@ class Colour(StrEnum):
     LAST = "last"
     WINNER = "win"
     REMOVE = "remove"
+    LEGAL = "legal"
 
     @classmethod
     def parse(cls, text: str) -> Colour:
-        """A colour from its symbol or name (``o``, ``x``, ``=``, ``last``, ``win``, ``remove``,
-        or the drawing symbols ``+``, ``*``, ``-``); raises FrameError."""
+        """A colour from its symbol or name (``o``, ``x``, ``=``, ``last``, ``win``, ``remove``, ``legal``,
+        or the drawing symbols ``+``, ``*``, ``-``, ``:``); raises FrameError."""
         key = text.strip().lower()
         found = _COLOUR_WORDS.get(key)
         if found is None:
             raise FrameError(
                 f"'{text}' is not an LED colour: write o, x or = for a stone colour, "
-                "or last (+), win (*) or remove (-) for a signal"
+                "or last (+), win (*), remove (-) or legal (:) for a signal"
             )
         return found
 
     @property
     def symbol(self) -> str:
-        """One character for drawings: the stone symbol, or ``+``, ``*``, ``-`` for signals."""
+        """One character for drawings: the stone symbol, or ``+``, ``*``, ``-``, ``:`` for signals."""
         return _SYMBOLS[self]
 
     @property
@@ -68,6 +70,7 @@ _SYMBOLS = {
     Colour.LAST: "+",
     Colour.WINNER: "*",
     Colour.REMOVE: "-",
+    Colour.LEGAL: ":",
 }
 _COLOUR_WORDS: dict[str, Colour] = {
     **{c.value: c for c in Colour},

@@ -7,12 +7,16 @@
   the colour to place, a pattern of its own (errors blink slowly in a stone
   colour, and fast only in the ``remove`` colour);
 - the *last move*: steady in the ``last`` signal colour;
-- the *winner*: the winner's stones blinking in the ``win`` signal colour.
+- the *winner*: the winner's stones blinking in the ``win`` signal colour;
+- a *legal cell* in the teaching mode (a cell the player to move may place a
+  stone on): steady in the ``legal`` signal colour, a colour no other meaning
+  uses, so it never reads as a cell to fill.
 
 Each function builds a :class:`~hardware.frame.CellFrame` from cell indices;
 :func:`guidance` combines them with a fixed priority (errors over pending
-cells over a ply to place over the last move over the winner), so a cell
-never shows two meanings at once.
+cells over a ply to place over the last move over the winner over the legal
+cells), so a cell never shows two meanings at once, and the teaching mode
+never hides what the game needs.
 """
 
 from __future__ import annotations
@@ -34,6 +38,8 @@ LAST_MOVE = CellLight(Colour.LAST, Pattern.STEADY)
 """The cells of the last move."""
 WINNER = CellLight(Colour.WINNER, Pattern.BLINK)
 """The winner's stones at the end of a game."""
+LEGAL = CellLight(Colour.LEGAL, Pattern.STEADY)
+"""A cell the player to move may place a stone on, in the teaching mode."""
 
 
 def _colour(value: str | Colour) -> Colour:
@@ -78,6 +84,11 @@ def winner(cells: Iterable[int]) -> CellFrame:
     return CellFrame({cell: WINNER for cell in cells})
 
 
+def legal(cells: Iterable[int]) -> CellFrame:
+    """The cells the player to move may place a stone on (the teaching mode)."""
+    return CellFrame({cell: LEGAL for cell in cells})
+
+
 def guidance(
     *,
     pending_cells: Mapping[int, str | Colour] | None = None,
@@ -85,10 +96,13 @@ def guidance(
     last: Iterable[int] = (),
     winning: Iterable[int] = (),
     suggested_cells: Mapping[int, str | Colour] | None = None,
+    legal_cells: Iterable[int] = (),
 ) -> CellFrame:
     """One frame from every meaning at once: errors win over pending cells, which win over
-    a ply to place, which wins over the last move, which wins over the winner's stones."""
+    a ply to place, which wins over the last move, which wins over the winner's stones,
+    which win over the legal cells of the teaching mode."""
     frame = EMPTY
+    frame = frame | legal(legal_cells)
     frame = frame | winner(winning)
     frame = frame | last_move(last)
     frame = frame | suggested(suggested_cells or {})

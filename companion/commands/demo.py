@@ -5,10 +5,11 @@ come and go, stones are dropped and cascades filled in, and once one player
 places a stone of the wrong colour; the companion catches it, the LEDs (the
 ``emu:`` device, real protocol) and the page show what to fix, and the
 players fix it. With ``--opponent engine[:LEVEL]`` a scripted player plays
-against the computer instead: the LEDs light the computer's plies, the
-player places them for it (once, first on a wrong cell). When a game ends
-another begins. The store is a temporary
-file. Stops after ``--duration`` seconds, or on Ctrl-C, cleanly.
+against the computer instead (thinking up to a second per ply, or
+``--engine-seconds``): the LEDs light the computer's plies, the player places
+them for it (once, first on a wrong cell). When a game ends another begins.
+The store is a temporary file. Stops after ``--duration`` seconds, or on
+Ctrl-C, cleanly.
 """
 
 from __future__ import annotations
@@ -76,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
             publish=args.publish,
             opponent=args.opponent,
             engine_plays=args.engine_plays,
+            engine_seconds=args.engine_seconds,
         )
         urls = session.urls
         how = "filmed by the synthetic camera" if session.filmed else "boards fed straight to the referee, no camera"

@@ -12,7 +12,8 @@ Players' names are escaped in the record's headers. Works with scripted input
 With ``--opponent engine[:LEVEL]`` the computer plays one side (the second
 player unless ``--engine-plays`` says otherwise) and prints its plies;
 ``hint`` asks it for the best ply of the player to move, and ``undo`` takes
-back the computer's reply with the player's ply.
+back the computer's reply with the player's ply. Both think up to a second,
+or as long as ``--engine-seconds`` says.
 """
 
 from __future__ import annotations
@@ -136,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output:
         check_output(args.output)
     game = new_game(args.game, spec, args.variant, args.first)
-    computer = advice_for(args.opponent, args.engine_plays, game.rules, seed=0).computer
+    computer = advice_for(args.opponent, args.engine_plays, game.rules, args.engine_seconds, seed=0).computer
     names = {k: v for k, v in (("White", args.white), ("Black", args.black)) if v}
     names = {**record_names(game.rules, computer), **names}
     game = game.with_headers(**names)

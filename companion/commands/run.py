@@ -16,7 +16,8 @@ broker that cannot be reached costs the game nothing but a line on the page.
 With ``--opponent engine[:LEVEL]`` the computer plays one side (the second
 player unless ``--engine-plays`` says white or black): its ply blinks fast
 on the LEDs in the colour to place, the player places it for it, and the
-companion checks it like any ply (docs/engine.md).
+companion checks it like any ply (docs/engine.md). It thinks up to a second
+per ply, or as long as ``--engine-seconds`` says; a hint takes as long.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from companion.web.app import create_app
 from engine import Hint
 from hardware import highlight
 from hardware.blink import COMPUTER_WORDS, legend
-from hardware.frame import Pattern
+from hardware.frame import CellFrame, CellLight, Colour, Pattern
 from referee.game import make_rules
 from referee.rules import Position
 
@@ -213,6 +213,124 @@ def test_the_page_asks_for_hints_and_previews_with_the_token_only(tmp_path):
         assert 'data-action="hint"' in page and "coach.js" in page
 
 
+class Recorded:
+    """LEDs that keep the last frame shown."""
+
+    def __init__(self) -> None:
+        self.frame = CellFrame()
+
+    def show(self, frame: CellFrame) -> None:
+        self.frame = frame
+
+
+def taught(live: LiveGame, leds: Recorded) -> set[str]:
+    """The cells the LEDs light as legal, by name; the page's mirror of the LEDs says the same."""
+    cells = live.position.geometry.cells
+    lit = {cells[i].name for i, light in leds.frame.items() if light == highlight.LEGAL}
+    assert lit == {cells[i].name for i, led in enumerate(live.snapshot().leds) if led == ":"}
+    return lit
+
+
+def test_teaching_lights_exactly_the_legal_cells_of_cascades_and_off_clears_them(tmp_path):
+    rules = make_rules("cascades", "trapezoid:4,3")
+    leds = Recorded()
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(rules.start(), store, leds=leds)
+        live.on_reading(live.position.symbols())
+        assert taught(live, leds) == set() and leds.frame == CellFrame()
+        assert live.perform("teach", {}).startswith("Teaching: the page and the LEDs (cyan) show")
+        assert taught(live, leds) == {"a2", "b2", "c2", "d2"}  # below white's a1 and c1
+        assert set(leds.frame.values()) == {highlight.LEGAL}
+        live.on_reading(board_with(live.position, a2="o"))  # white's first turn is one stone
+        assert [str(m.ply) for m in live.moves] == ["a2"]
+        assert taught(live, leds) == {"b2", "c2", "d2", "e2"}  # below black's b1 and d1
+        assert leds.frame[rules.geometry.index("a2")] == highlight.LAST_MOVE
+        live.on_reading(board_with(live.position, b2="x"))  # black's first stone of two
+        assert taught(live, leds) == {"c2", "d2", "e2", "b3", "c3"}  # where the second may go, b2's too
+        assert live.snapshot().legal == ("c2", "d2", "e2", "b3", "c3")
+        assert [(m.cell, m.need) for m in live.preview("b3")] == [("b3", "x")]  # the second stone, on b2's
+        assert live.preview("a3") == () and live.preview("b2") == ()
+        assert live.perform("teach", {}) == "Teaching off"
+        assert taught(live, leds) == set() and live.snapshot().legal == ()
+        assert set(leds.frame.values()) == {highlight.LAST_MOVE}
+
+
+def test_an_error_and_a_hint_win_over_the_legal_cells(tmp_path):
+    rules = make_rules("cascades", "trapezoid:4,3")
+    leds = Recorded()
+    geometry = rules.geometry
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(rules.start(), store, leds=leds)
+        advice = Advice(adviser=Computer(Opponent("strongest"), None, start=at_once, think=fixed("c2")))
+        advice.hint_s = None
+        live.play_against(advice)
+        live.on_reading(live.position.symbols())
+        live.perform("teach", {})
+        assert live.perform("hint", {}) == "Hint: c2"
+        assert leds.frame[geometry.index("c2")] == CellLight(Colour.WHITE, Pattern.FAST)
+        assert taught(live, leds) == {"a2", "b2", "d2"}
+        snap = live.on_reading(board_with(live.position, c3="o"))  # below nothing of white's
+        assert snap.errors and leds.frame[geometry.index("c3")] == highlight.REMOVE
+        assert leds.frame[geometry.index("c2")] == CellLight(Colour.WHITE, Pattern.FAST)  # the hint stays
+        assert taught(live, leds) == {"a2", "b2", "d2"}  # where else the stone may go instead
+
+
+def test_the_computer_s_turn_lights_its_ply_and_no_legal_cell(tmp_path):
+    rules = make_rules("cascades", "trapezoid:4,3")
+    leds = Recorded()
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(rules.start(), store, leds=leds)
+        live.play_against(Advice(Computer(Opponent(), 1, start=at_once, think=fixed("e2"))))
+        live.on_reading(live.position.symbols())
+        live.perform("teach", {})
+        assert taught(live, leds) == {"a2", "b2", "c2", "d2"}
+        live.on_reading(board_with(live.position, a2="o"))
+        assert live.snapshot().computer == "The computer plays e2"
+        assert taught(live, leds) == set()
+        assert leds.frame[rules.geometry.index("e2")] == CellLight(Colour.BLACK, Pattern.FAST)
+        live.on_reading(board_with(live.position, e2="x"))
+        assert [str(m.ply) for m in live.moves] == ["a2", "e2"]
+        assert taught(live, leds) == {"b2", "c2", "d2", "a3", "b3"}  # below a1, c1 and a2
+
+
+@pytest.mark.parametrize(("game", "board"), [("cascade", "diamond:3"), ("kaskade", "grid:3x3")])
+def test_teaching_in_cascade_and_kaskade_stays_on_the_page(tmp_path, game, board):
+    rules = make_rules(game, board)
+    leds = Recorded()
+    with Store(tmp_path / "s.sqlite3") as store:
+        live = LiveGame.start_or_resume(rules.start(), store, leds=leds)
+        live.on_reading(live.position.symbols())
+        assert live.perform("teach", {}).startswith("Teaching: the page shows")
+        assert len(live.snapshot().legal) == len(rules.geometry.cells)
+        assert taught(live, leds) == set() and leds.frame == CellFrame()
+
+
+def test_every_other_light_wins_over_a_legal_cell():
+    frame = highlight.guidance(
+        pending_cells={1: "x"},
+        error_cells={2: "o", 3: None},
+        suggested_cells={4: "="},
+        last=[5],
+        winning=[6],
+        legal_cells=range(8),
+    )
+    assert [frame[i] for i in range(8)] == [
+        highlight.LEGAL,
+        CellLight(Colour.BLACK, highlight.PENDING),
+        CellLight(Colour.WHITE, highlight.NEEDS),
+        highlight.REMOVE,
+        CellLight(Colour.RED, highlight.SUGGESTED),
+        highlight.LAST_MOVE,
+        highlight.WINNER,
+        highlight.LEGAL,
+    ]
+    others = {highlight.REMOVE, highlight.LAST_MOVE, highlight.WINNER}
+    others |= {CellLight(c, p) for c in (Colour.WHITE, Colour.BLACK, Colour.RED) for p in Pattern}
+    assert highlight.LEGAL not in others
+    assert any("cyan: the teaching mode" in line for line in legend())
+    assert any("(#.#.#...): the teaching mode" in line for line in legend(single_colour=True))
+
+
 def test_the_ply_to_place_has_a_pattern_of_its_own_on_the_leds_and_in_the_legend():
     frame = highlight.guidance(pending_cells={1: "o"}, error_cells={2: "o", 3: None}, suggested_cells={4: "o", 1: "x"})
     assert frame[4].pattern is Pattern.FAST and frame[4].colour == "o"
@@ -261,10 +379,76 @@ def test_bad_opponent_options_are_one_line_and_status_2(capsys):
         ["run", "--camera", "table:", "--engine-plays", "purple"],
         ["run", "--camera", "table:", "--engine-plays", "white"],
         ["demo", "--engine-plays", "white"],
+        *(
+            [command, *base, "--opponent", "engine", "--engine-seconds", bad]
+            for command, base in (("play", []), ("run", ["--camera", "table:"]), ("demo", []))
+            for bad in ("0", "-1", "nan", "inf", "1e999", "soon", "")
+        ),
+        ["play", "--engine-seconds", "2"],
+        ["demo", "--engine-seconds", "0.5"],
     ):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
         assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+
+
+def test_engine_seconds_without_an_opponent_is_refused_before_anything_starts(tmp_path, capsys):
+    store = tmp_path / "games.sqlite3"
+    argv = ["run", "--camera", "table:", "--store", str(store), "--port", "0", "--engine-seconds", "3"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err == (
+        "cascade run: --engine-seconds 3 needs an opponent: add --opponent engine (or engine:LEVEL)\n"
+    )
+    assert not store.exists()
+
+
+def test_engine_seconds_is_the_computer_s_time_and_the_hints_time():
+    rules = make_rules("cascade", "diamond:3")
+    advice = advice_for(Opponent(), None, rules, 2.5)
+    assert advice.computer is not None and advice.computer.budget_s == 2.5 and advice.adviser.budget_s == 2.5
+    default = advice_for(Opponent(), None, rules)
+    assert default.computer is not None and default.computer.budget_s == 1.0 and default.adviser.budget_s == 1.0
+    assert advice_for(None, None, rules).adviser.budget_s == 1.0
+
+
+def test_play_gives_the_computer_and_the_hints_the_engine_seconds(monkeypatch, capsys, tmp_path):
+    import io
+
+    import engine
+
+    budgets: list[tuple[str, float]] = []
+    analyse, hint = engine.analyse, engine.hint
+
+    def timed_analyse(position, level, budget_s, seed=0):
+        budgets.append(("analyse", budget_s))
+        return analyse(position, level, budget_s, seed)
+
+    def timed_hint(position, budget_s):
+        budgets.append(("hint", budget_s))
+        return hint(position, budget_s)
+
+    monkeypatch.setattr(engine, "analyse", timed_analyse)
+    monkeypatch.setattr(engine, "hint", timed_hint)
+    monkeypatch.setattr("sys.stdin", io.StringIO("hint\nquit\n"))
+    argv = ["play", "--size", "3", "--opponent", "engine:beginner", "--engine-plays", "white"]
+    assert main([*argv, "--engine-seconds", "0.25", "-o", str(tmp_path / "g.rec")]) == 0
+    assert budgets == [("analyse", 0.25), ("hint", 0.25)]
+
+
+def test_demo_gives_the_computer_the_engine_seconds(monkeypatch):
+    import companion.demo_game
+
+    given: dict = {}
+
+    def refuse(folder, **options):
+        given.update(options)
+        raise SetupError("stop here")
+
+    monkeypatch.setattr(companion.demo_game, "start_demo", refuse)
+    assert main(["demo", "--opponent", "engine", "--engine-seconds", "0.75"]) == 2
+    assert given["engine_seconds"] == 0.75
+    assert main(["demo"]) == 2
+    assert given["engine_seconds"] is None
 
 
 def test_play_against_the_computer_in_the_terminal(monkeypatch, capsys, tmp_path):
@@ -284,10 +468,11 @@ def test_run_gives_the_computer_its_side_and_its_name_in_the_record(tmp_path):
 
     store = str(tmp_path / "games.sqlite3")
     argv = ["run", "--camera", "table:", "--store", store, "--port", "0", "--opponent", "engine:beginner"]
-    session = start_run(build_parser().parse_args([*argv, "--engine-plays", "white"]))
+    session = start_run(build_parser().parse_args([*argv, "--engine-plays", "white", "--engine-seconds", "2.5"]))
     try:
         computer = session.live.advice.computer
         assert computer is not None and computer.side == 0 and computer.opponent == Opponent("beginner")
+        assert computer.budget_s == 2.5 and session.live.advice.adviser.budget_s == 2.5
         headers = session.store.games()[-1].headers
     finally:
         session.close()

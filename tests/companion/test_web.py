@@ -140,3 +140,15 @@ def test_a_page_on_every_interface_is_announced_at_an_address_a_phone_can_reach(
 
     address = ipaddress.ip_address(own_address())
     assert address.version == 4 and not address.is_unspecified
+
+
+def test_the_page_s_mirror_of_the_leds_has_a_colour_for_every_light(client):
+    import re
+
+    from hardware import Colour
+
+    script = client.get("/static/page.js").get_data(as_text=True)
+    found = re.search(r"const LED_COLOURS = \{(.*?)\};", script)
+    assert found is not None
+    keys = set(re.findall(r'(?:"([^"]+)"|(\w+)): "#[0-9a-f]{6}"', found.group(1)))
+    assert {a or b for a, b in keys} == {c.symbol for c in Colour}

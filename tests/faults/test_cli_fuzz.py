@@ -123,6 +123,8 @@ def sensible(args: argparse.Namespace) -> None:
             assert 1 <= value <= 26
         if name == "game" and isinstance(value, int):
             assert value >= 1
+        if name == "engine_seconds" and value is not None:
+            assert value > 0
 
 
 def test_every_command_is_fuzzed():

@@ -13,8 +13,9 @@ DIAMOND = parse_geometry("diamond:8")
 
 
 def test_parse_and_describe_cells() -> None:
-    frame = CellFrame.parse(DIAMOND, "h1=o g2=x! c6== d5=remove!! e6=+ f7=win")
+    frame = CellFrame.parse(DIAMOND, "h1=o g2=x! c6== d5=remove!! e6=+ f7=win g8=legal i8=:")
     assert frame[DIAMOND.index("g2")] == CellLight(Colour.BLACK, Pattern.BLINK)
+    assert frame[DIAMOND.index("g8")] == frame[DIAMOND.index("i8")] == highlight.LEGAL
     assert frame[DIAMOND.index("c6")] == CellLight(Colour.RED)
     assert frame[DIAMOND.index("d5")] == CellLight(Colour.REMOVE, Pattern.FAST)
     assert frame[DIAMOND.index("e6")].colour is Colour.LAST
@@ -79,5 +80,5 @@ def test_single_colour_codes_are_distinct_and_decodable() -> None:
 def test_legends_name_every_colour() -> None:
     for single in (False, True):
         text = "\n".join(legend(single_colour=single))
-        for word in ("white", "black", "red", "last move", "winner", "take this stone away"):
+        for word in ("white", "black", "red", "last move", "winner", "take this stone away", "teaching mode"):
             assert word in text

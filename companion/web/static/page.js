@@ -3,7 +3,7 @@
 const COLOURS = { o: "s-o", x: "s-x", "=": "s-r" };
 const NAMES = { o: "white", x: "black", "=": "red", ".": "empty" };
 // How the LED mirror shows each light: stone colours, then last move (+), winner (*), remove (-).
-const LED_COLOURS = { o: "#ffffff", x: "#3060ff", "=": "#ff2020", "+": "#20d040", "*": "#ffd700", "-": "#ff00ff" };
+const LED_COLOURS = { o: "#ffffff", x: "#3060ff", "=": "#ff2020", "+": "#20d040", "*": "#ffd700", "-": "#ff00ff", ":": "#20e0e0" };
 const params = new URLSearchParams(location.search);
 const token = params.get("token");
 const boardSpec = document.getElementById("board").dataset.spec;
