@@ -37,6 +37,7 @@ class FlakyMatrix(LedMatrix):
         self.gone = False
         self.hung = threading.Event()
         self.released = threading.Event()
+        self.waiting = threading.Event()
         self.aborted = threading.Event()
         self.shown_frames: list[CellFrame] = []
         self.shown_leds: list[frozenset[int]] = []
@@ -47,6 +48,7 @@ class FlakyMatrix(LedMatrix):
     def _show(self, frame: CellFrame) -> None:
         self.threads.add(threading.current_thread().name)
         if self.hung.is_set():
+            self.waiting.set()
             self.released.wait(WAIT_S)
             if self.aborted.is_set():
                 raise NoDeviceError("the device was let go of")
@@ -201,6 +203,7 @@ def test_a_frame_handed_over_before_the_raw_leds_showed_is_reported() -> None:
     try:
         driver.hung.set()
         leds.show(light(0))  # the device hangs on this frame
+        assert driver.waiting.wait(WAIT_S), "the LED thread never took the first frame"
         waiter = threading.Thread(target=map_one)
         waiter.start()
         assert leds.wait_until(lambda k: k._version >= 2, WAIT_S)
