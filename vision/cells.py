@@ -43,6 +43,7 @@ import numpy as np
 
 from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, tells_light
 from vision.model import BoardModel
+from vision.own_look import own_reading
 from vision.surface import lit_surface
 
 WARM_ROUNDS = 2
@@ -144,7 +145,8 @@ class CellVerdicts:
     ``LIGHT_COLUMNS``: light per colour channel), to start the next frame
     from; ``offsets``: where each cell's piece was found
     (N×2, board units from its point; zero for empty cells), and ``found``
-    the index of that offset among the judge's.
+    the index of that offset among the judge's; ``calibrated``: each
+    cell's likeliest class by calibration's looks alone.
     """
 
     symbols: tuple[str, ...]
@@ -154,6 +156,9 @@ class CellVerdicts:
     light: Light
     offsets: np.ndarray
     found: np.ndarray
+    calibrated: tuple[str, ...] = ()
+    """The likeliest class of each cell by calibration's looks alone, before the frame's own look settled
+    the reading (:mod:`vision.own_look`)."""
 
 
 def _tails(d2_blocks: list[np.ndarray], blocks: list[slice], width: int) -> np.ndarray:
@@ -329,8 +334,9 @@ class CellJudge:
                 break
             means = moved
             scores = self._scores(seen, light, allowed, means)
-        post = scores.posterior()
-        k = post.argmax(axis=1)
+        # the frame's own look of each piece settles the reading (at each cell's point: where it was read)
+        first = scores.loglik.argmax(axis=1)
+        k, post = own_reading(seen[:, 0, :], self.terms, scores.posterior())
         conf = post[rows, k]
         distance = np.sqrt(scores.nearest)
         symbols = tuple(
@@ -345,6 +351,7 @@ class CellJudge:
             light=light,
             offsets=self.offsets[found],
             found=found,
+            calibrated=tuple(self.names[j] for j in first.tolist()),
         )
 
     def _likeliest_light(self, seen: np.ndarray, allowed: np.ndarray) -> Light:

@@ -215,7 +215,8 @@ class BoardReader:
                 self.ring_terms @ verdicts.light.field,
                 self.ring_terms,
                 self.config.border_hue,
-                np.isin(np.array(verdicts.symbols)[self.ring_cell], (".", "?")),
+                # beside a piece by calibration's looks: a hand the frame's own look reads as stones still counts
+                np.isin(np.array(verdicts.calibrated)[self.ring_cell], (".", "?")),
             )
         covered = covered_cells(
             verdicts.distance,

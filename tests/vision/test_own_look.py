@@ -1,0 +1,67 @@
+"""The frame's own look of each piece: a lamp that moves the pieces unlike calibration is followed by the frame."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.geometry import parse_geometry
+from vision.cells import light_terms
+from vision.own_look import own_reading
+
+BOARD = parse_geometry("points:19x19")
+
+
+def frame(seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A frame of three pieces whose looks lie close along the first feature and apart along another, under a
+    field that tilts the whole board by ``tilt``: its features, its light terms and its truth."""
+    rng = np.random.default_rng(seed)
+    terms = light_terms(np.array(BOARD.centres))
+    truth = rng.choice(3, size=len(terms), p=[0.5, 0.25, 0.25])
+    looks = np.array([[0.0, 0.0, 0.0], [0.15, 0.8, 0.0], [-0.15, -0.8, 0.4]])
+    spread = np.array([0.05, 0.1, 0.05])
+    features = looks[truth] + rng.normal(size=(len(truth), 3)) * spread
+    features[:, 0] += tilt * terms[:, 1]
+    return features, terms, truth
+
+
+def reader(truth: np.ndarray, wrong: np.ndarray, confidence: float = 0.7) -> np.ndarray:
+    """A reader's posterior that believes ``wrong`` cells hold the next class."""
+    said = np.where(wrong, (truth + 1) % 3, truth)
+    post = np.full((len(truth), 3), (1.0 - confidence) / 2.0)
+    post[np.arange(len(truth)), said] = confidence
+    return post
+
+
+def test_the_frame_corrects_cells_calibration_read_as_another_piece() -> None:
+    features, terms, truth = frame(seed=1, tilt=0.3)
+    rng = np.random.default_rng(2)
+    wrong = rng.random(len(truth)) < 0.15  # a lamp made calibration read one cell in seven wrong
+    labels, post = own_reading(features, terms, reader(truth, wrong))
+    assert (labels != truth).sum() == 0, f"{(labels != truth).sum()} cells still wrong of {wrong.sum()}"
+    assert post.shape == (len(truth), 3) and np.allclose(post.sum(axis=1), 1.0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**16), st.floats(-0.5, 0.5))
+def test_a_reading_that_is_already_the_frames_own_stays(seed: int, tilt: float) -> None:
+    features, terms, truth = frame(seed, tilt)
+    labels, post = own_reading(features, terms, reader(truth, np.zeros(len(truth), bool)))
+    assert np.array_equal(labels, truth)
+    assert np.array_equal(post.argmax(axis=1), labels)
+
+
+def test_a_piece_no_cell_holds_is_never_read() -> None:
+    features, terms, truth = frame(seed=3, tilt=0.0)
+    post = reader(truth, np.zeros(len(truth), bool))
+    post = np.column_stack([post, np.zeros(len(truth))])  # a fourth piece nobody placed
+    labels, settled = own_reading(features, terms, post)
+    assert not (labels == 3).any() and not settled[:, 3].any()
+
+
+def test_a_board_too_small_to_tell_a_covariance_keeps_the_readers_posterior() -> None:
+    post = np.array([[0.5, 0.3, 0.2], [0.1, 0.8, 0.1], [0.3, 0.3, 0.4]])
+    terms = light_terms(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
+    labels, settled = own_reading(np.zeros((3, 6)), terms, post)
+    assert labels.tolist() == [0, 1, 2] and settled is post

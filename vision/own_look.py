@@ -1,0 +1,75 @@
+"""The frame's own look of each piece: a reading settled by the frame's own cells.
+
+Calibration says how each piece looked under calibration's light; a lamp of
+another colour changes the pieces unlike one another (under a blue lamp a
+white stone and the bare board take the same hue, and the red channel orders
+the pieces otherwise than white light does), and no light fitted to
+calibration's looks follows that. The frame itself shows hundreds of cells of
+each piece. Starting from the reader's decision, each piece is a Gaussian of
+the frame's own (its mean and covariance from the cells read as it, under one
+smooth field over the board shared by all pieces), every cell is decided again
+by those, and so on until no cell changes: classification EM, whose every
+round explains the frame at least as well as the round before.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+ROUNDS = 30
+"""At most this many rounds; a reading settles in a handful."""
+
+RIDGE = 1e-3
+"""Added to every covariance's diagonal (log colour², texture²): a piece whose cells all look alike is still no
+point, and the covariance stays invertible."""
+
+
+def own_reading(features: np.ndarray, terms: np.ndarray, posterior: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The reading settled by the frame's own look of each piece, and each cell's posterior over the classes.
+
+    ``features``: what each cell shows (N×F); ``terms``: the light field's terms at each cell (N×T, the first
+    the constant); ``posterior``: the reader's (N×C), whose likeliest classes start it. A class no cell holds
+    stays empty: the frame cannot show how it looks. A piece with too few cells for a covariance of its own
+    takes the one all pieces share. A board of too few cells to tell a covariance keeps the reader's."""
+    labels = posterior.argmax(axis=1)
+    classes = posterior.shape[1]
+    x = np.asarray(features, dtype=np.float64)
+    if len(x) <= 2 * x.shape[1] + 2:
+        return labels, posterior
+    slope = np.asarray(terms, dtype=np.float64)[:, 1:]
+    loglik = _loglik(x, slope, labels, classes)
+    for _ in range(ROUNDS):
+        settled = loglik.argmax(axis=1)
+        if np.array_equal(settled, labels):
+            break
+        labels = settled
+        loglik = _loglik(x, slope, labels, classes)
+    post = np.exp(loglik - loglik.max(axis=1, keepdims=True))
+    return labels, post / post.sum(axis=1, keepdims=True)
+
+
+def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+    """Each cell's log-likelihood under each class (N×C, -inf for a class no cell holds), the classes fitted
+    to ``labels``: a mean each, one field over the board, a covariance each (or the shared one)."""
+    n, width = x.shape
+    present = np.flatnonzero(np.bincount(labels, minlength=classes))
+    design = np.concatenate([(labels[:, None] == present[None, :]).astype(np.float64), slope], axis=1)
+    gram = design.T @ design + 1e-9 * np.eye(design.shape[1])
+    coef = np.linalg.solve(gram, design.T @ x)
+    means, field = coef[: len(present)], coef[len(present) :]
+    flat = x - slope @ field
+    residual = flat - means[np.searchsorted(present, labels)]
+    ridge = RIDGE * np.eye(width)
+    shared = residual.T @ residual / n + ridge
+    out = np.full((n, classes), -np.inf)
+    for j, c in enumerate(present.tolist()):
+        members = labels == c
+        count = int(members.sum())
+        cov = shared
+        if count > width + 2:
+            own = residual[members]
+            cov = own.T @ own / count + ridge
+        root = np.linalg.cholesky(cov)
+        z = np.linalg.solve(root, (flat - means[j]).T)
+        out[:, c] = np.log(count / n) - 0.5 * (z * z).sum(axis=0) - np.log(np.diag(root)).sum()
+    return out
