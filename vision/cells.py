@@ -156,7 +156,7 @@ class CellVerdicts:
     light: Light
     offsets: np.ndarray
     found: np.ndarray
-    calibrated: tuple[str, ...] = ()
+    calibrated: tuple[str, ...]
     """The likeliest class of each cell by calibration's looks alone, before the frame's own look settled
     the reading (:mod:`vision.own_look`)."""
 
@@ -335,8 +335,8 @@ class CellJudge:
             means = moved
             scores = self._scores(seen, light, allowed, means)
         # the frame's own look of each piece settles the reading (at each cell's point: where it was read)
-        first = scores.loglik.argmax(axis=1)
-        k, post = own_reading(seen[:, 0, :], self.terms, scores.posterior())
+        calibrated = scores.posterior()
+        k, post = own_reading(seen[:, 0, :], self.terms, calibrated)
         conf = post[rows, k]
         distance = np.sqrt(scores.nearest)
         symbols = tuple(
@@ -351,7 +351,7 @@ class CellJudge:
             light=light,
             offsets=self.offsets[found],
             found=found,
-            calibrated=tuple(self.names[j] for j in first.tolist()),
+            calibrated=tuple(self.names[j] for j in calibrated.argmax(axis=1).tolist()),
         )
 
     def _likeliest_light(self, seen: np.ndarray, allowed: np.ndarray) -> Light:

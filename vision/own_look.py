@@ -8,8 +8,10 @@ calibration's looks follows that. The frame itself shows hundreds of cells of
 each piece. Starting from the reader's decision, each piece is a Gaussian of
 the frame's own (its mean and covariance from the cells read as it, under one
 smooth field over the board shared by all pieces), every cell is decided again
-by those, and so on until no cell changes: classification EM, whose every
-round explains the frame at least as well as the round before.
+by those, and so on until no cell changes (classification EM), or for at
+most ``ROUNDS`` rounds: a piece that gains or loses its own covariance
+changes the model, so a round need not explain the frame better than the one
+before.
 """
 
 from __future__ import annotations
