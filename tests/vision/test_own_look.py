@@ -15,13 +15,15 @@ BOARD = parse_geometry("points:19x19")
 
 def frame(seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A frame of three pieces whose looks lie close along the first feature and apart along another, under a
-    field that tilts the whole board by ``tilt``: its features, its light terms and its truth."""
+    field that tilts the whole board by ``tilt``: its features, its light terms and its truth. Each cell's noise
+    stays within three spreads, so no cell of one piece lies where another piece is likelier: a cell that does
+    is read as that piece by any reader, and its truth would be no test of this one."""
     rng = np.random.default_rng(seed)
     terms = light_terms(np.array(BOARD.centres))
     truth = rng.choice(3, size=len(terms), p=[0.5, 0.25, 0.25])
     looks = np.array([[0.0, 0.0, 0.0], [0.15, 0.8, 0.0], [-0.15, -0.8, 0.4]])
     spread = np.array([0.05, 0.1, 0.05])
-    features = looks[truth] + rng.normal(size=(len(truth), 3)) * spread
+    features = looks[truth] + np.clip(rng.normal(size=(len(truth), 3)), -3.0, 3.0) * spread
     features[:, 0] += tilt * terms[:, 1]
     return features, terms, truth
 
