@@ -31,7 +31,9 @@ How one cell is decided (the whole of it):
    board anywhere in its reach nor any stone explains within ``outlier``
    spreads, in colour and in texture alike, is *unexplained*: a hand or an
    object over it (pale skin over a pale board matches its colour, not its
-   grain or lines; a stone's colour, not its outline).
+   grain or lines; a stone's colour, not its outline). Under a tinted lamp
+   calibration's looks explain no bare cell, so the frame's own look of each
+   piece may explain it too (:func:`vision.own_look.own_distance`).
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ import numpy as np
 
 from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, tells_light
 from vision.model import BoardModel
-from vision.own_look import own_reading
+from vision.own_look import own_distance, own_reading
 from vision.surface import lit_surface
 
 WARM_ROUNDS = 2
@@ -338,7 +340,8 @@ class CellJudge:
         calibrated = scores.posterior()
         k, post = own_reading(seen[:, 0, :], self.terms, calibrated)
         conf = post[rows, k]
-        distance = np.sqrt(scores.nearest)
+        # odd only when neither calibration's looks nor the frame's own look of any piece explains the cell
+        distance = np.minimum(np.sqrt(scores.nearest), own_distance(seen[:, 0, :], self.terms, k, len(self.names)))
         symbols = tuple(
             self.names[j] if c >= self.min_confidence else "?" for j, c in zip(k.tolist(), conf.tolist(), strict=True)
         )

@@ -12,6 +12,15 @@ by those, and so on until no cell changes (classification EM), or for at
 most ``ROUNDS`` rounds: a piece that gains or loses its own covariance
 changes the model, so a round need not explain the frame better than the one
 before.
+
+The same looks tell which cells no piece explains as the frame shows it
+(:func:`own_distance`): under a tinted lamp the bare board is far from
+calibration's look of it, cell after cell, yet near the frame's own. A hand
+is unlike the cells of every piece around it, however the lamp shines; but
+its cells, read as some piece, would widen that piece's spread and hide
+themselves. So each piece's look there is the one of the half of its cells
+nearest it (the minimum covariance determinant's concentration steps), its
+spread scaled back to what a whole Gaussian piece would show.
 """
 
 from __future__ import annotations
@@ -20,6 +29,12 @@ import numpy as np
 
 ROUNDS = 30
 """At most this many rounds; a reading settles in a handful."""
+
+TOLD = 3
+"""Cells per feature that the nearer half of a piece's cells must hold to tell how the frame shows it, for
+:func:`own_distance`: a covariance told by fewer is mostly noise, and on a small board a hand may be most of a
+piece's cells (with fewer, a hand over an 8×8 board's pieces went unseen: ``cascade bench vision --geometry
+diamond:8``)."""
 
 RIDGE = 1e-3
 """Added to every covariance's diagonal (log colour², texture²): a piece whose cells all look alike is still no
@@ -74,4 +89,60 @@ def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) 
         root = np.linalg.cholesky(cov)
         z = np.linalg.solve(root, (flat - means[j]).T)
         out[:, c] = np.log(count / n) - 0.5 * (z * z).sum(axis=0) - np.log(np.diag(root)).sum()
+    return out
+
+
+def own_distance(features: np.ndarray, terms: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+    """Each cell's distance (N, in spreads: the root mean square per feature) to the nearest piece as the frame
+    shows it, inf where the frame cannot tell.
+
+    Each piece's look is fitted to the half of the cells read as it (``labels``, N) that lies nearest it,
+    found by concentration steps from all of them, under one smooth field over the board (``terms`` as for
+    :func:`own_reading`): a hand read as some piece, up to half its cells, does not widen its spread. A piece
+    whose half holds fewer than ``TOLD`` cells per feature explains no cell. Its spread is then scaled so that
+    the median cell of the piece lies at the median distance of a Gaussian's (Wilson–Hilferty), as the whole
+    piece would show it."""
+    x = np.asarray(features, dtype=np.float64)
+    n, width = x.shape
+    slope = np.asarray(terms, dtype=np.float64)[:, 1:]
+    present = [c for c in range(classes) if (labels == c).sum() // 2 >= TOLD * width]
+    out = np.full(n, np.inf)
+    if not present:
+        return out
+    core = np.ones(n, dtype=bool)
+    d2 = _half_look(x, slope, labels, present, core)
+    for _ in range(ROUNDS):
+        nearer = np.zeros(n, dtype=bool)
+        for j, c in enumerate(present):
+            members = np.flatnonzero(labels == c)
+            nearer[members[np.argsort(d2[members, j], kind="stable")[: len(members) // 2]]] = True
+        if np.array_equal(nearer, core):
+            break
+        core = nearer
+        d2 = _half_look(x, slope, labels, present, core)
+    # a Gaussian's median squared distance in ``width`` dimensions (Wilson–Hilferty)
+    median = width * (1.0 - 2.0 / (9.0 * width)) ** 3
+    for j, c in enumerate(present):
+        d2[:, j] *= median / np.median(d2[labels == c, j])
+    return np.sqrt(d2.min(axis=1) / width)
+
+
+def _half_look(
+    x: np.ndarray, slope: np.ndarray, labels: np.ndarray, present: list[int], core: np.ndarray
+) -> np.ndarray:
+    """Each cell's squared Mahalanobis distance (N×len(present)) to each present piece, fitted to the ``core``
+    cells read as it: a mean each and one field over the board."""
+    n, width = x.shape
+    design = np.concatenate([(labels[:, None] == np.array(present)[None, :]).astype(np.float64), slope], axis=1)
+    fit = core & np.isin(labels, present)
+    gram = design[fit].T @ design[fit] + 1e-9 * np.eye(design.shape[1])
+    coef = np.linalg.solve(gram, design[fit].T @ x[fit])
+    flat = x - slope @ coef[len(present) :]
+    out = np.empty((n, len(present)))
+    for j, c in enumerate(present):
+        members = fit & (labels == c)
+        residual = flat[members] - coef[j]
+        root = np.linalg.cholesky(residual.T @ residual / members.sum() + RIDGE * np.eye(width))
+        z = np.linalg.solve(root, (flat - coef[j]).T)
+        out[:, j] = (z * z).sum(axis=0)
     return out

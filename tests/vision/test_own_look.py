@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from referee.geometry import parse_geometry
 from vision.cells import light_terms
-from vision.own_look import own_reading
+from vision.own_look import own_distance, own_reading
 
 BOARD = parse_geometry("points:19x19")
 
@@ -67,3 +67,33 @@ def test_a_board_too_small_to_tell_a_covariance_keeps_the_readers_posterior() ->
     terms = light_terms(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0]]))
     labels, settled = own_reading(np.zeros((3, 6)), terms, post)
     assert labels.tolist() == [0, 1, 2] and settled is post
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**16), st.floats(-0.5, 0.5), st.floats(0.05, 0.3))
+def test_a_hand_read_as_bare_board_stays_odd(seed: int, tilt: float, share: float) -> None:
+    """A hand lies over a patch of the board, its cells read as bare board: up to nearly a third of that
+    piece's cells, skin as varied as a piece. Nearly all the hand's cells stay odd by the frame's own look, and
+    the cells it does not cover are explained."""
+    features, terms, truth = frame(seed, tilt)
+    bare = np.flatnonzero(truth == 0)
+    hand = bare[: int(share * len(bare))]
+    rng = np.random.default_rng(seed)
+    features[hand] = np.array([0.5, 0.35, -0.45]) + rng.normal(size=(len(hand), 3)) * 0.08
+    distance = own_distance(features, terms, truth, 3)
+    clear = np.setdiff1d(np.arange(len(truth)), hand)
+    assert (distance[hand] > 3.0).mean() > 0.9
+    assert (distance[clear] <= 3.0).mean() > 0.98
+
+
+def test_a_piece_too_few_to_tell_explains_no_cell() -> None:
+    """Eight cells read as a piece are too few to tell how the frame shows it: they stay as odd as no piece's,
+    while the pieces of many cells explain theirs. A board of twenty cells tells no piece at all."""
+    features, terms, truth = frame(seed=5, tilt=0.0)
+    third = np.flatnonzero(truth == 2)
+    labels = truth.copy()
+    labels[third[8:]] = 0
+    distance = own_distance(features, terms, labels, 3)
+    assert (distance[third[:8]] > 3.0).all()
+    assert (distance[truth != 2] <= 3.0).mean() > 0.98
+    assert np.isinf(own_distance(features[:20], terms[:20], truth[:20], 3)).all()
