@@ -106,17 +106,25 @@ def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.
 def rim_light(
     seen: np.ndarray, reference: np.ndarray, light: np.ndarray, terms: np.ndarray, known: np.ndarray
 ) -> np.ndarray:
-    """The ring's own light (M×3, log): the cells' ``light`` at each patch plus the smooth field (``terms``,
-    M×T, as the cells' field) that best turns the ``known`` patches' ``reference`` into what they show
-    (``seen``), each counting less the further it lies off the last fit (a Cauchy weight of scale
-    ``RIM_SPREAD``, the first about the ring's median change): a lamp moves the whole ring alike, an arm only
-    where it lies. Channels black or clipped say nothing; with fewer known patches than three per term, the
-    cells' light alone."""
-    if known.sum() < 3 * terms.shape[1]:
+    """The ring's own light (M×3, log): the cells' ``light`` at each patch plus what best turns the ``known``
+    patches' ``reference`` into what they show (``seen``), each counting less the further it lies off the last
+    fit (a Cauchy weight of scale ``RIM_SPREAD``, the first about the ring's median change): a lamp moves the
+    whole ring alike, an arm only where it lies.
+
+    What the lamp does is a smooth field (``terms``, M×T, as the cells' field) and, where enough patches are
+    known to tell it, a linear map of the reference colour about its median: the ring's margin, its edge and
+    the table beyond are other surfaces, and a tinted lamp moves each surface's channels otherwise (under a
+    lamp of one narrow colour every channel shows the surface's reflectance at that colour, which its colour
+    under white light tells). Channels black or clipped say nothing; with fewer known patches than three per
+    term, the field alone, and with fewer still the cells' light alone."""
+    pivot = np.median(reference[known], axis=0) if known.any() else np.zeros(reference.shape[1])
+    designs = (np.concatenate([terms, reference - pivot], axis=1), terms)
+    design = next((d for d in designs if known.sum() >= 3 * d.shape[1]), None)
+    if design is None:
         return light
     told = known[:, None] & shows_hue(seen)
     residual = np.where(told, seen - reference - light, 0.0)
-    ridge = 1e-3 * np.eye(terms.shape[1])
+    ridge = 1e-3 * np.eye(design.shape[1])
     telling = told.any(axis=0)
     # the first weights about the ring's median change: a wide arm never pulls the first fit its way
     median = np.array([np.median(residual[told[:, j], j]) if telling[j] else 0.0 for j in range(told.shape[1])])
@@ -124,10 +132,10 @@ def rim_light(
     fit = np.zeros_like(residual)
     for _ in range(RIM_ROUNDS):
         weight = told / (1.0 + (off / RIM_SPREAD) ** 2)  # M×3: every channel's fit at once
-        weighted = weight.T[:, :, None] * terms[None]  # 3×M×T
-        normal = weighted.transpose(0, 2, 1) @ terms + ridge
+        weighted = weight.T[:, :, None] * design[None]  # 3×M×D
+        normal = weighted.transpose(0, 2, 1) @ design + ridge
         coef = np.linalg.solve(normal, (weighted * residual.T[:, :, None]).sum(axis=1)[:, :, None])[:, :, 0]
-        fit = terms @ coef.T
+        fit = design @ coef.T
         off = residual - fit
     return light + np.where(telling, fit, 0.0)
 

@@ -115,6 +115,29 @@ def test_an_arm_crosses_the_rim_under_any_lamp(
     assert crossed_ring(seen, reference, terms @ lamp, terms, 0.23, free)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.floats(0.0, 1.0), min_size=3, max_size=3), st.integers(0, 200), st.booleans())
+def test_a_ring_of_two_surfaces_under_a_lamp_of_one_colour_shows_only_the_arm(
+    weights: list[float], start: int, arm: bool
+) -> None:
+    """The ring crosses the board's dark margin and the pale table beyond it, half and half. Under a lamp of one
+    narrow colour every channel shows each surface's reflectance at that colour: one mixture of its channels
+    under white light. The two surfaces' hues then change otherwise, which no field over the ring follows; the
+    lamp's map of colours does, and only an arm crosses."""
+    ring, terms = _ring_of("points:9x9")
+    table = np.arange(len(ring)) % 24 < 12
+    reference = np.where(table[:, None], np.array([-0.3, -0.4, -0.5]), np.array([-1.6, -1.1, -0.6]))
+    mix = np.array(weights) + 0.1
+    reflectance = reference @ (mix / mix.sum())  # the surface at the lamp's colour, in log
+    seen = reflectance[:, None] + np.array([-0.9, -0.3, 0.2]) + 0.05 * terms[:, 1:2]
+    reach = (start + np.arange(3)) % len(ring)
+    if arm:
+        seen[reach, 0] -= 0.8
+        seen[reach, 2] += 0.4
+    free = np.ones(len(ring), dtype=bool)
+    assert crossed_ring(seen, reference, np.zeros_like(seen), terms, 0.23, free) == arm
+
+
 def test_the_ring_lies_on_the_boards_margin() -> None:
     """Beyond what the board shows: its squares, or on a board of points (Go) the lines through them, whose
     margin is often under a pitch wide."""
