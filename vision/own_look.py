@@ -70,25 +70,16 @@ def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) 
     to ``labels``: a mean each, one field over the board, a covariance each (or the shared one)."""
     n, width = x.shape
     present = np.flatnonzero(np.bincount(labels, minlength=classes))
-    design = np.concatenate([(labels[:, None] == present[None, :]).astype(np.float64), slope], axis=1)
-    gram = design.T @ design + 1e-9 * np.eye(design.shape[1])
-    coef = np.linalg.solve(gram, design.T @ x)
-    means, field = coef[: len(present)], coef[len(present) :]
-    flat = x - slope @ field
+    means, flat = _fit_pieces(x, slope, labels, present, np.ones(n, dtype=bool))
     residual = flat - means[np.searchsorted(present, labels)]
-    ridge = RIDGE * np.eye(width)
-    shared = residual.T @ residual / n + ridge
+    shared = residual.T @ residual / n
     out = np.full((n, classes), -np.inf)
     for j, c in enumerate(present.tolist()):
         members = labels == c
         count = int(members.sum())
-        cov = shared
-        if count > width + 2:
-            own = residual[members]
-            cov = own.T @ own / count + ridge
-        root = np.linalg.cholesky(cov)
-        z = np.linalg.solve(root, (flat - means[j]).T)
-        out[:, c] = np.log(count / n) - 0.5 * (z * z).sum(axis=0) - np.log(np.diag(root)).sum()
+        own = residual[members]
+        d2, root = _squared(flat - means[j], own.T @ own / count if count > width + 2 else shared)
+        out[:, c] = np.log(count / n) - 0.5 * d2 - np.log(np.diag(root)).sum()
     return out
 
 
@@ -132,17 +123,29 @@ def _half_look(
 ) -> np.ndarray:
     """Each cell's squared Mahalanobis distance (N×len(present)) to each present piece, fitted to the ``core``
     cells read as it: a mean each and one field over the board."""
-    n, width = x.shape
-    design = np.concatenate([(labels[:, None] == np.array(present)[None, :]).astype(np.float64), slope], axis=1)
     fit = core & np.isin(labels, present)
-    gram = design[fit].T @ design[fit] + 1e-9 * np.eye(design.shape[1])
-    coef = np.linalg.solve(gram, design[fit].T @ x[fit])
-    flat = x - slope @ coef[len(present) :]
-    out = np.empty((n, len(present)))
+    means, flat = _fit_pieces(x, slope, labels, np.array(present), fit)
+    out = np.empty((len(x), len(present)))
     for j, c in enumerate(present):
-        members = fit & (labels == c)
-        residual = flat[members] - coef[j]
-        root = np.linalg.cholesky(residual.T @ residual / members.sum() + RIDGE * np.eye(width))
-        z = np.linalg.solve(root, (flat - coef[j]).T)
-        out[:, j] = (z * z).sum(axis=0)
+        residual = flat[fit & (labels == c)] - means[j]
+        out[:, j] = _squared(flat - means[j], residual.T @ residual / len(residual))[0]
     return out
+
+
+def _fit_pieces(
+    x: np.ndarray, slope: np.ndarray, labels: np.ndarray, present: np.ndarray, rows: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The ``present`` pieces' means (len(present)×F) and every cell's features with the one field over the
+    board taken out (N×F), both fitted by least squares to the ``rows`` (N, bool) as read (``labels``)."""
+    design = np.concatenate([(labels[:, None] == present[None, :]).astype(np.float64), slope], axis=1)
+    gram = design[rows].T @ design[rows] + 1e-9 * np.eye(design.shape[1])
+    coef = np.linalg.solve(gram, design[rows].T @ x[rows])
+    return coef[: len(present)], x - slope @ coef[len(present) :]
+
+
+def _squared(offset: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's squared Mahalanobis distance (N) of its ``offset`` from a piece (N×F) under ``cov`` (F×F,
+    ``RIDGE`` added to its diagonal), and the Cholesky root of that covariance."""
+    root = np.linalg.cholesky(cov + RIDGE * np.eye(len(cov)))
+    z = np.linalg.solve(root, offset.T)
+    return (z * z).sum(axis=0), root
