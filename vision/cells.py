@@ -12,6 +12,8 @@ How one cell is decided (the whole of it):
    themselves: given each cell's most likely piece, the field that best
    explains what the cells show, each counting less the further it lies off
    the field (glare, a shadow); then the pieces are decided again under it.
+   A frame seen cold takes the field's shape from the bare board between the
+   cells first (:meth:`CellJudge._light_between`), which needs no reading.
 3. Each class scores by its likelihood (the stone colours first moved
    towards what the frame's surest stones of each show, see
    :meth:`CellJudge._adapted_means`): the cell's own empty look at its
@@ -267,7 +269,8 @@ class CellJudge:
         width = self.empty.shape[1]
         self.around = None if model.empty_around is None else np.array(model.empty_around, dtype=np.float64)
         """Each cell's bare look at every offset (N×K×F), where the model has it (Kaskade boards)."""
-        unseen = ~np.array(model.empty_seen)
+        self.empty_seen = np.array(model.empty_seen, dtype=bool)
+        unseen = ~self.empty_seen
         # each cell's empty covariance: the frame-to-frame spread, plus the like cells' spread where never seen
         cov = np.broadcast_to(np.array(model.empty_spread), (len(self.empty), width, width)).copy()
         cov[unseen] += np.array(model.like_spread)
@@ -286,16 +289,20 @@ class CellJudge:
         ridge[0] = 1e-6
         self.ridge = np.diag(ridge)
 
-    def judge(self, seen: np.ndarray, points: np.ndarray, light: Light | None = None) -> CellVerdicts:
+    def judge(
+        self, seen: np.ndarray, points: np.ndarray, light: Light | None = None, between: np.ndarray | None = None
+    ) -> CellVerdicts:
         """Decide every cell from what it shows at the search offsets (N×K×F, offset 0 first) around its point
         (``points``, N×2 board units), starting from ``light``: an earlier frame's, most often nearly this
-        one's. Without it the light is first searched (:meth:`_likeliest_light`)."""
+        one's. Without it the light is first searched (:meth:`_likeliest_light`), its shape over the board
+        from ``between`` when given: the log colour (N×3) of the bare board between each cell and its
+        neighbours, where no piece lies."""
         n = seen.shape[0]
         rows = np.arange(n)
         allowed = np.ones((n, len(self.offsets)), dtype=bool)
         cold = light is None
         if light is None:
-            light = self._likeliest_light(seen, allowed)
+            light = self._likeliest_light(seen, allowed, between)
         rounds = LIGHT_ROUNDS if cold else WARM_ROUNDS
         best: tuple[float, Light, _Scores] | None = None
         for round_ in range(rounds + 1):
@@ -357,13 +364,17 @@ class CellJudge:
             calibrated=tuple(self.names[j] for j in calibrated.argmax(axis=1).tolist()),
         )
 
-    def _likeliest_light(self, seen: np.ndarray, allowed: np.ndarray) -> Light:
-        """The likeliest light of a frame seen cold. Its brightness per channel is the one most cells vote for
-        (:meth:`_voted_brightness`); its contrast (every one of ``CONTRASTS`` per channel) and its texture
-        (every one of ``TEXTURE_GAINS`` and ``TEXTURE_NOISES``), each in turn, those under which the cells'
-        likeliest pieces explain them best."""
-        light = Light.plain(self.terms.shape[1])
-        light.field[0] = self._voted_brightness(seen[:, 0, :3], light.contrast)
+    def _likeliest_light(self, seen: np.ndarray, allowed: np.ndarray, between: np.ndarray | None) -> Light:
+        """The likeliest light of a frame seen cold. Its shape over the board is the one the bare board
+        ``between`` the cells shows (:meth:`_light_between`), flat without it; its brightness per channel
+        the one most cells vote for (:meth:`_voted_brightness`); its contrast (every one of ``CONTRASTS``
+        per channel) and its texture (every one of ``TEXTURE_GAINS`` and ``TEXTURE_NOISES``), each in turn,
+        those under which the cells' likeliest pieces explain them best."""
+        light = Light.plain(self.terms.shape[1]) if between is None else self._light_between(between)
+        shape = self.terms @ light.field
+        field = light.field.copy()
+        field[0] += self._voted_brightness(seen[:, 0, :3] - shape, light.contrast)
+        light = replace(light, field=field)
         points, here = seen[:, :1], allowed[:, :1]  # each cell at its point: enough to weigh a light, and quick
         trials = [
             [replace(light, contrast=np.array(c, dtype=np.float64)) for c in CONTRAST_GRID],
@@ -378,6 +389,34 @@ class CellJudge:
             scores = [self._fit(self._scores(points, t, here), t) for t in candidates]
             light = candidates[int(np.argmax(scores))]
         return light
+
+    def _light_between(self, between: np.ndarray) -> Light:
+        """The shape of a light over the board (its field, less its constant) that the bare board between the
+        cells shows: what turns each cell's empty look into the board beside it (``between``, N×3 log, NaN
+        where the cell has no corner on the board), each cell counting less the further it lies off (a Cauchy
+        weight of scale ``LIGHT_SPREAD``, the first about the median). The cells calibration saw empty count
+        (their empty look was measured, not taken from like cells) when there are three per term of the field;
+        else every cell; with fewer than that the shape is flat. No cell's reading is needed for it, so a lamp
+        that brightens one side of the board far beyond the other does not make its bare points there look
+        like stones before the field is known; a piece leaning over the board there, or its shadow, is one of
+        a few cells that lie off."""
+        expected = self.empty[:, :3]
+        shown = np.isfinite(between).all(axis=1)
+        least = 3 * self.terms.shape[1]
+        told = shown & self.empty_seen if (shown & self.empty_seen).sum() >= least else shown
+        if told.sum() < least:
+            return Light.plain(self.terms.shape[1])
+        between = np.where(shown[:, None], between, expected)
+        off = between - expected
+        off = off - np.median(off[told], axis=0)
+        light = Light.plain(self.terms.shape[1])
+        for _ in range(LIGHT_ROUNDS):
+            far = np.sqrt(((off / LIGHT_SPREAD) ** 2).mean(axis=1))
+            light = self._fit_light(between, expected, told / (1.0 + far**2), light, contrast_free=False)
+            off = between - self.terms @ light.field - expected
+        field = light.field.copy()
+        field[0] = 0.0
+        return replace(light, field=field)
 
     @staticmethod
     def _fit(scores: _Scores, light: Light) -> float:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from referee.geometry import Geometry
+from referee.geometry import Geometry, Layout
 from vision.balls import BALL_RADIUS, count_balls
 from vision.board_image import BoardView, colour_of_log
 from vision.cells import CellJudge, Light, light_terms
@@ -130,6 +130,7 @@ class BoardReader:
         self.ring_terms = light_terms(self.centres, self.ring)
         self.ring_cell = ring_cells(self.ring, self.centres)
         """The cell nearest each patch of the ring."""
+        self.corners, self.corner_on_board = cell_corners(geometry)
         self._location: Location | None = None
         self._points: np.ndarray | None = None
         self._points_for: np.ndarray | None = None
@@ -201,7 +202,16 @@ class BoardReader:
         t2 = time.perf_counter()
         rim = _rim(self.model, len(self.ring))
         around = None if rim is None else self.view.sample(features, self.ring)[:, :3].astype(np.float64)
-        verdicts = self.judge.judge(seen, points, self._light)
+        # seen cold, the board between the cells tells the light's shape before any cell is read
+        between = None
+        if self._light is None:
+            shown = np.where(
+                self.corner_on_board[:, :, None], self.view.sample(features, self.corners)[:, :, :3], np.nan
+            )
+            some = self.corner_on_board.any(axis=1)
+            between = np.full((len(shown), 3), np.nan)
+            between[some] = np.nanmedian(shown[some], axis=1)
+        verdicts = self.judge.judge(seen, points, self._light, between)
         self._seen = self.judge.calibration_look(seen[np.arange(len(points)), verdicts.found], verdicts.light)
         symbols, counts = verdicts.symbols, None
         if self.geometry.kind == "grid":
@@ -251,6 +261,18 @@ class BoardReader:
             self._points = pose.tops(self.centres, self.model.height)
             self._points_for = np.array(homography, copy=True)
         return self._points
+
+
+def cell_corners(geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
+    """Each cell's corners (N×V×2, board units): the bare board between it and its neighbours, where no piece
+    lies; and which of them lie on the playing area (N×V). On a board of points the outer corners of the
+    edge points lie beyond the edge lines, on the board's margin or past its edge: another surface."""
+    corners = np.array([geometry.polygon(cell) for cell in geometry.cells], dtype=np.float64)
+    if geometry.layout is not Layout.POINT:
+        return corners, np.ones(corners.shape[:2], dtype=bool)
+    centres = np.array(geometry.centres, dtype=np.float64)
+    low, high = centres.min(axis=0), centres.max(axis=0)
+    return corners, ((corners >= low) & (corners <= high)).all(axis=2)
 
 
 def _rim(model: BoardModel, patches: int) -> np.ndarray | None:
