@@ -189,6 +189,12 @@ def _shown(mean: np.ndarray, field: np.ndarray) -> np.ndarray:
     return out
 
 
+def _near_light(off: np.ndarray) -> np.ndarray:
+    """How fully each cell (N) counts in a fit of the light, by how far its colour lies off it (``off``, N×3 log):
+    a Cauchy weight of scale ``LIGHT_SPREAD`` on the root mean square over the channels."""
+    return 1.0 / (1.0 + ((off / LIGHT_SPREAD) ** 2).mean(axis=1))
+
+
 def _worst_block(parts: list[np.ndarray], blocks: list[slice], width: int) -> np.ndarray:
     """The mean squared distance per feature of the worst-fitting block (N×K): a class explains a cell only when
     it explains both its colour and its texture."""
@@ -328,8 +334,7 @@ class CellJudge:
             # the light most cells agree on, each counting less the further it lies off (a Cauchy weight): a
             # cell read wrong under the last light, a shadow, says little of the light over the whole board
             off = at - glare - field - self.in_light(expected, light.contrast)
-            far = np.sqrt(((off / LIGHT_SPREAD) ** 2).mean(axis=1))
-            weight = explained / (1.0 + far**2) if round_ == 0 else explained.astype(np.float64)
+            weight = explained * _near_light(off) if round_ == 0 else explained.astype(np.float64)
             light = self._fit_light(at - glare, expected, weight, light, contrast_free=cold)
         assert best is not None
         _, light, scores = best
@@ -412,8 +417,7 @@ class CellJudge:
         off = off - np.median(off[told], axis=0)
         light = Light.plain(self.terms.shape[1])
         for _ in range(LIGHT_ROUNDS):
-            far = np.sqrt(((off / LIGHT_SPREAD) ** 2).mean(axis=1))
-            light = self._fit_light(between, expected, told / (1.0 + far**2), light, contrast_free=False)
+            light = self._fit_light(between, expected, told * _near_light(off), light, contrast_free=False)
             off = between - self.terms @ light.field - expected
         field = light.field.copy()
         field[0] = 0.0
