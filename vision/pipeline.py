@@ -7,15 +7,18 @@ balls (:mod:`vision.balls`) and tell whether something covers the board
 (:mod:`vision.cover`). It keeps the little state that makes consecutive
 frames cheap and steady: the last board location (the full marker detection
 runs only when the marker patches no longer match), the points each cell is
-read at for that location, the last frame's light (the next frame starts
-from it), and the last cells' colours (for the change measure that the
-temporal stabiliser uses).
+read at for that location, the last clear frame's light (the next frame
+starts from it; a frame that light leaves covered is read afresh, as the
+first frame is, and kept so when nothing covers it then: a lamp switched on
+during a game is no hand), and the last cells' colours (for the change
+measure that the temporal stabiliser uses).
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -23,7 +26,7 @@ import numpy as np
 from referee.geometry import Geometry, Layout
 from vision.balls import BALL_RADIUS, count_balls
 from vision.board_image import BoardView, colour_of_log
-from vision.cells import CellJudge, Light, light_terms
+from vision.cells import CellJudge, CellVerdicts, Light, light_terms
 from vision.config import VisionConfig
 from vision.cover import covered_cells, crossed_ring, ring_cells, ring_points
 from vision.errors import BoardNotFoundError
@@ -59,6 +62,17 @@ class FrameReading:
     stage_ms: dict[str, float] = field(default_factory=dict)
     looked: tuple[tuple[float, float], ...] = ()
     unexplained: tuple[int, ...] = ()
+
+
+class _Decided(NamedTuple):
+    """One way of deciding a frame: the cells' verdicts, their symbols and ball counts, the covered cells, and
+    whether anything covers the board."""
+
+    verdicts: CellVerdicts
+    symbols: tuple[str, ...]
+    counts: tuple[int, ...] | None
+    covered: np.ndarray
+    occluded: bool
 
 
 def piece_radius(geometry: Geometry) -> float:
@@ -200,41 +214,15 @@ class BoardReader:
         features = self.view.features(self.view.warp(image, location.homography))
         seen = self.view.sample(features, points[:, None, :] + self.offsets[None, :, :])
         t2 = time.perf_counter()
-        rim = _rim(self.model, len(self.ring))
-        around = None if rim is None else self.view.sample(features, self.ring)[:, :3].astype(np.float64)
-        # seen cold, the board between the cells tells the light's shape before any cell is read
-        between = None
-        if self._light is None:
-            shown = np.where(
-                self.corner_on_board[:, :, None], self.view.sample(features, self.corners)[:, :, :3], np.nan
-            )
-            some = self.corner_on_board.any(axis=1)
-            between = np.full((len(shown), 3), np.nan)
-            between[some] = np.nanmedian(shown[some], axis=1)
-        verdicts = self.judge.judge(seen, points, self._light, between)
+        decided = self._decide(features, seen, points, location, self._light)
+        if decided.occluded and self._light is not None and location.confirmed:
+            # the earlier light may be what fails (a lamp switched on, daylight gone): read afresh, as a first
+            # frame is read, and keep that reading when it finds nothing over the board
+            afresh = self._decide(features, seen, points, location, None)
+            if not afresh.occluded:
+                decided = afresh
+        verdicts, symbols, counts, covered, occluded = decided
         self._seen = self.judge.calibration_look(seen[np.arange(len(points)), verdicts.found], verdicts.light)
-        symbols, counts = verdicts.symbols, None
-        if self.geometry.kind == "grid":
-            symbols, counts = count_balls(verdicts, self.judge, seen)
-        crossed = False
-        if rim is not None and around is not None:
-            # the field only: the cells' contrast says nothing of how the rim, another surface, answers a lamp
-            crossed = crossed_ring(
-                around,
-                rim,
-                self.ring_terms @ verdicts.light.field,
-                self.ring_terms,
-                self.config.border_hue,
-                # beside a piece by calibration's looks: a hand the frame's own look reads as stones still counts
-                np.isin(np.array(verdicts.calibrated)[self.ring_cell], (".", "?")),
-            )
-        covered = covered_cells(
-            verdicts.distance,
-            self.geometry.neighbours_ix,
-            self.config.odd,
-            self.config.odd_group,
-        )
-        occluded = (not location.confirmed) or bool(covered.size) or crossed
         if not occluded:
             self._light = verdicts.light
         t3 = time.perf_counter()
@@ -253,6 +241,46 @@ class BoardReader:
             looked=tuple((float(x), float(y)) for x, y in looked),
             unexplained=tuple(int(i) for i in covered),
         )
+
+    def _decide(
+        self, features: np.ndarray, seen: np.ndarray, points: np.ndarray, location: Location, light: Light | None
+    ) -> _Decided:
+        """Every cell of a frame decided from ``light`` (an earlier frame's, or None to read the frame cold), and
+        whether something covers the board."""
+        between = None
+        if light is None:
+            # seen cold, the board between the cells tells the light's shape before any cell is read
+            shown = np.where(
+                self.corner_on_board[:, :, None], self.view.sample(features, self.corners)[:, :, :3], np.nan
+            )
+            some = self.corner_on_board.any(axis=1)
+            between = np.full((len(shown), 3), np.nan)
+            between[some] = np.nanmedian(shown[some], axis=1)
+        verdicts = self.judge.judge(seen, points, light, between)
+        symbols, counts = verdicts.symbols, None
+        if self.geometry.kind == "grid":
+            symbols, counts = count_balls(verdicts, self.judge, seen)
+        rim = _rim(self.model, len(self.ring))
+        crossed = False
+        if rim is not None:
+            # the field only: the cells' contrast says nothing of how the rim, another surface, answers a lamp
+            crossed = crossed_ring(
+                self.view.sample(features, self.ring)[:, :3].astype(np.float64),
+                rim,
+                self.ring_terms @ verdicts.light.field,
+                self.ring_terms,
+                self.config.border_hue,
+                # beside a piece by calibration's looks: a hand the frame's own look reads as stones still counts
+                np.isin(np.array(verdicts.calibrated)[self.ring_cell], (".", "?")),
+            )
+        covered = covered_cells(
+            verdicts.distance,
+            self.geometry.neighbours_ix,
+            self.config.odd,
+            self.config.odd_group,
+        )
+        occluded = (not location.confirmed) or bool(covered.size) or crossed
+        return _Decided(verdicts, symbols, counts, covered, occluded)
 
     def _points_of(self, homography: np.ndarray, image: np.ndarray) -> np.ndarray:
         """Each cell's point, where its piece's top appears for this camera (kept while the homography holds)."""
