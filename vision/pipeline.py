@@ -214,11 +214,13 @@ class BoardReader:
         features = self.view.features(self.view.warp(image, location.homography))
         seen = self.view.sample(features, points[:, None, :] + self.offsets[None, :, :])
         t2 = time.perf_counter()
-        decided = self._decide(features, seen, points, location, self._light)
+        rim = _rim(self.model, len(self.ring))
+        ring = None if rim is None else (rim, self.view.sample(features, self.ring)[:, :3].astype(np.float64))
+        decided = self._decide(features, seen, points, location, ring, self._light)
         if decided.occluded and self._light is not None and location.confirmed:
             # the earlier light may be what fails (a lamp switched on, daylight gone): read afresh, as a first
             # frame is read, and keep that reading when it finds nothing over the board
-            afresh = self._decide(features, seen, points, location, None)
+            afresh = self._decide(features, seen, points, location, ring, None)
             if not afresh.occluded:
                 decided = afresh
         verdicts, symbols, counts, covered, occluded = decided
@@ -243,10 +245,17 @@ class BoardReader:
         )
 
     def _decide(
-        self, features: np.ndarray, seen: np.ndarray, points: np.ndarray, location: Location, light: Light | None
+        self,
+        features: np.ndarray,
+        seen: np.ndarray,
+        points: np.ndarray,
+        location: Location,
+        ring: tuple[np.ndarray, np.ndarray] | None,
+        light: Light | None,
     ) -> _Decided:
         """Every cell of a frame decided from ``light`` (an earlier frame's, or None to read the frame cold), and
-        whether something covers the board."""
+        whether something covers the board; ``ring``: calibration's ring around the board and what this frame
+        shows there (each M×3 log), None when the model has none."""
         between = None
         if light is None:
             # seen cold, the board between the cells tells the light's shape before any cell is read
@@ -260,12 +269,12 @@ class BoardReader:
         symbols, counts = verdicts.symbols, None
         if self.geometry.kind == "grid":
             symbols, counts = count_balls(verdicts, self.judge, seen)
-        rim = _rim(self.model, len(self.ring))
         crossed = False
-        if rim is not None:
+        if ring is not None:
+            rim, around = ring
             # the field only: the cells' contrast says nothing of how the rim, another surface, answers a lamp
             crossed = crossed_ring(
-                self.view.sample(features, self.ring)[:, :3].astype(np.float64),
+                around,
                 rim,
                 self.ring_terms @ verdicts.light.field,
                 self.ring_terms,
