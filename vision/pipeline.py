@@ -26,20 +26,13 @@ import numpy as np
 from referee.geometry import Geometry, Layout
 from vision.balls import BALL_RADIUS, count_balls
 from vision.board_image import BoardView, colour_of_log
-from vision.cells import LIGHT_SPREAD, CellJudge, CellVerdicts, Light, light_terms
+from vision.cells import CellJudge, CellVerdicts, Light, light_terms
 from vision.config import VisionConfig
 from vision.cover import covered_cells, crossed_ring, ring_cells, ring_points
 from vision.errors import BoardNotFoundError
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
 from vision.model import BoardModel
 from vision.pose import CameraPose
-
-RELIT = 3.0 * LIGHT_SPREAD
-"""How far (log colour, root mean square over the cells and channels) a fresh look's light must lie from the
-covered frame's before it is believed over it: a warm frame fits its light from the earlier one with cells this
-far off counting a tenth (a Cauchy weight of scale ``LIGHT_SPREAD``), so a nearer light it follows itself. A lamp
-switched on moved it 0.50-1.44 on ``go-coloured-light``; a hand over the board let a fresh look bend the light
-0.10 towards it and explain the hand away (``cascade bench vision --geometry diamond:8``, scene 10)."""
 
 
 @dataclass(frozen=True)
@@ -226,11 +219,9 @@ class BoardReader:
         decided = self._decide(features, seen, points, location, ring, self._light)
         if decided.occluded and self._light is not None and location.confirmed:
             # the earlier light may be what fails (a lamp switched on, daylight gone): read afresh, as a first
-            # frame is read, and keep that reading when it finds nothing over the board in a light the warm fit
-            # could not have followed (``RELIT``): a fresh light that bends towards a hand explains it away
+            # frame is read, and keep that reading when it finds nothing over the board
             afresh = self._decide(features, seen, points, location, ring, None)
-            moved = self.judge.terms @ (afresh.verdicts.light.field - decided.verdicts.light.field)
-            if not afresh.occluded and float(np.sqrt((moved**2).mean())) > RELIT:
+            if not afresh.occluded:
                 decided = afresh
         verdicts, symbols, counts, covered, occluded = decided
         self._seen = self.judge.calibration_look(seen[np.arange(len(points)), verdicts.found], verdicts.light)
