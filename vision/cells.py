@@ -48,7 +48,7 @@ import numpy as np
 from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, tells_light
 from vision.model import BoardModel
 from vision.own_look import own_distance, own_reading
-from vision.surface import lit_surface
+from vision.surface import lamp_hue, lit_surface
 
 WARM_ROUNDS = 1
 """Rounds when starting from an earlier frame's light, which is most often nearly this frame's: a second
@@ -376,12 +376,15 @@ class CellJudge:
         the one most cells vote for (:meth:`_voted_brightness`); its contrast (every one of ``CONTRASTS``
         per channel) and its texture (every one of ``TEXTURE_GAINS`` and ``TEXTURE_NOISES``), each in turn,
         those under which the cells' likeliest pieces explain them best."""
-        light = Light.plain(self.terms.shape[1]) if between is None else self._light_between(between)
-        shape = self.terms @ light.field
-        field = light.field.copy()
-        field[0] += self._voted_brightness(seen[:, 0, :3] - shape, light.contrast)
-        light = replace(light, field=field)
+        calibration = Light.plain(self.terms.shape[1]) if between is None else self._light_between(between)
+        shape = self.terms @ calibration.field
+        field = calibration.field.copy()
+        field[0] += self._voted_brightness(seen[:, 0, :3] - shape, calibration.contrast)
         points, here = seen[:, :1], allowed[:, :1]  # each cell at its point: enough to weigh a light, and quick
+        # calibration's own brightness stands against the voted one: where the cells vote as much for another
+        # light (every bare cell a white stone in a dimmer one), the one that explains them better wins
+        lights = [replace(calibration, field=field), calibration]
+        light = lights[int(np.argmax([self._fit(self._scores(points, t, here), t) for t in lights]))]
         trials = [
             [replace(light, contrast=np.array(c, dtype=np.float64)) for c in CONTRAST_GRID],
             [replace(light, texture=np.array(t, dtype=np.float64)) for t in TEXTURE_GRID],
@@ -554,7 +557,8 @@ class CellJudge:
 
     def _bare_board(self, seen: np.ndarray, light: Light) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """What each cell's bare board would show at each offset (N×K×F, in this frame's light) under the glare
-        that best explains its colour (:func:`vision.surface.lit_surface`), what that glare costs
+        that best explains its colour, in the lamp's colour as the light's field shows it
+        (:func:`vision.surface.lit_surface`), what that glare costs
         (N×K, log-likelihood), and the share of the spot's light the two changed (N×K)."""
         if self.around is not None and self.around.shape[1] == seen.shape[1]:
             board = self.around.copy()
@@ -562,8 +566,9 @@ class CellJudge:
             board = self.empty[:, None, :].repeat(seen.shape[1], axis=1)
         board[..., :3] = self.in_light(board[..., :3], light.contrast)
         board[..., 3:] = light.show(board[..., 3:])
-        board = board + field_offsets(self.terms @ light.field, seen.shape[2])[:, None, :]
-        lit, glare, changed = lit_surface(board, seen)
+        field = self.terms @ light.field
+        board = board + field_offsets(field, seen.shape[2])[:, None, :]
+        lit, glare, changed = lit_surface(board, seen, lamp_hue(field)[:, None, :])
         return lit, GLARE_COST * glare, changed
 
     def evidence(self, seen: np.ndarray, light: Light, stone: int) -> np.ndarray:

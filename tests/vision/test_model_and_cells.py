@@ -93,6 +93,25 @@ def test_a_change_of_light_over_the_whole_board_is_taken_out(light):
     assert np.allclose(verdicts.light.field[0], light, atol=0.05)
 
 
+def test_a_bare_cell_under_the_glare_of_a_tinted_lamp_reads_empty():
+    """A cyan-ish lamp's reflection on a bare cell brightens blue and green and leaves red dark, as the lamp's
+    light does: glare of the lamp's colour explains it. White glare would raise red as well, and the spot,
+    brighter than the board and smooth where the glare washed its lines out, read as a white stone."""
+    from vision.board_image import LOG_FLOOR
+
+    light = np.array([0.25, 0.0, -1.2])
+    looks = [np.concatenate([look[:3] + light, look[3:]]) for look in [BOARD, WHITE, BLACK] + [BOARD] * 6]
+    spot = looks[4].copy()
+    bare = np.exp(spot[:3]) - LOG_FLOOR
+    glare = 0.3 * np.exp(light - light.max())
+    spot[:3] = np.log(bare + glare + LOG_FLOOR)
+    spot[3:] = BOARD[3:] * bare.mean() / (bare.mean() + glare.mean())
+    looks[4] = spot
+    verdicts = judge().judge(seen_of(looks), np.array(GEOMETRY.centres))
+    assert verdicts.symbols == (".", "o", "x", ".", ".", ".", ".", ".", ".")
+    assert not verdicts.unexplained.any()
+
+
 def test_a_stone_off_its_point_is_found_where_it_lies():
     seen = seen_of([BOARD] * N)
     seen[4, 1] = BLACK  # a black stone a third of a cell right of the middle point: 0.15 to the right is all stone
