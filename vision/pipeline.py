@@ -149,6 +149,8 @@ class BoardReader:
         self._points: np.ndarray | None = None
         self._points_for: np.ndarray | None = None
         self._light: Light | None = None
+        self._afresh: tuple[tuple[str, ...], tuple[int, ...] | None] | None = None
+        """What the last frame's fresh look read, when it found that frame clear and its warm reading did not."""
         self._previous_lab: np.ndarray | None = None
         self._seen: np.ndarray | None = None
 
@@ -217,12 +219,18 @@ class BoardReader:
         rim = _rim(self.model, len(self.ring))
         ring = None if rim is None else (rim, self.view.sample(features, self.ring)[:, :3].astype(np.float64))
         decided = self._decide(features, seen, points, location, ring, self._light)
+        afresh_read = None
         if decided.occluded and self._light is not None and location.confirmed:
             # the earlier light may be what fails (a lamp switched on, daylight gone): read afresh, as a first
-            # frame is read, and keep that reading when it finds nothing over the board
+            # frame is read. A fresh light is free to bend towards a hand and explain it away, so one frame
+            # cannot tell a lamp from a hand; a lamp stays and a hand moves. The fresh reading is believed when
+            # the frame before, covered in its earlier light too, was read the same afresh
             afresh = self._decide(features, seen, points, location, ring, None)
             if not afresh.occluded:
-                decided = afresh
+                afresh_read = (afresh.symbols, afresh.counts)
+                if afresh_read == self._afresh:
+                    decided = afresh
+        self._afresh = afresh_read
         verdicts, symbols, counts, covered, occluded = decided
         self._seen = self.judge.calibration_look(seen[np.arange(len(points)), verdicts.found], verdicts.light)
         if not occluded:

@@ -52,8 +52,9 @@ def _frame(reader: BoardReader, geometry: Geometry, path: Path) -> FrameReading:
 
 @pytest.mark.parametrize("lamp", LAMPS)
 def test_a_lamp_switched_on_is_read_as_a_fresh_look_reads_it(photos, board, lamp):
-    """Whatever the earlier light, a frame a fresh reader sees clear is never reported covered, and by the third
-    frame under the lamp the reading is the fresh reader's."""
+    """Whatever the earlier light, frames a fresh reader sees clear are reported clear from the second under the
+    lamp on, and by the third the reading is the fresh reader's. The first may be reported covered: one frame
+    cannot tell a lamp switched on from a hand a fresh light bends towards; a lamp stays, a hand moves."""
     geometry, profile = board
     lit = photos / f"g1_{lamp}_1.jpg"
     fresh = _frame(BoardReader(geometry, profile.locator, profile.colour_model), geometry, lit)
@@ -62,5 +63,5 @@ def test_a_lamp_switched_on_is_read_as_a_fresh_look_reads_it(photos, board, lamp
     reader = BoardReader(geometry, profile.locator, profile.colour_model)
     assert not _frame(reader, geometry, photos / "g1_white_1.jpg").occluded
     frames = [_frame(reader, geometry, lit) for _ in range(3)]
-    assert not any(frame.occluded for frame in frames), f"{lamp}: covered after the lamp came on"
+    assert not any(frame.occluded for frame in frames[1:]), f"{lamp}: still covered a frame after the lamp came on"
     assert frames[-1].symbols == fresh.symbols

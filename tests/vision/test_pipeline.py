@@ -137,3 +137,22 @@ def test_an_arm_crossing_the_boards_rim_marks_the_frame_occluded(
     assert frame.occluded, "the scene no longer puts a hand over the board"
     assert reader.read(frame.image).occluded
     assert not reader.read(renderer.render(tuple(position), balls, seed=seed, random_hand=False).image).occluded
+
+
+def test_a_hand_a_fresh_look_would_explain_away_still_covers_the_frame() -> None:
+    """A hand over an 8×8 board (the bench's scene 10, its eighth frame): the light of the frame before sees it,
+    and a fresh look, free to fit any light, bends its light towards the hand and explains it. The fresh look
+    is for a light the earlier one cannot follow (a lamp switched on), not for this one."""
+    renderer = Renderer(make_scene("diamond:8", 10, preset("hands"), (1280, 720)))
+    reader = scene_reader(renderer)
+    rng = np.random.default_rng([0, 11, 0xBE4C])  # the bench's frames of that scene, in order
+    frames = []
+    for k in range(8):
+        fill = rng.uniform(0.2, 0.8)
+        symbols = tuple(
+            str(rng.choice(("o", "x", "="))) if rng.random() < fill else "." for _ in renderer.geometry.cells
+        )
+        frames.append(renderer.render(symbols, None, seed=k))
+    assert frames[-1].occluded, "the scene no longer puts a hand over the board"
+    readings = [reader.read(frame.image) for frame in frames]
+    assert readings[-1].occluded
