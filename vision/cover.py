@@ -91,10 +91,11 @@ def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.
     """How far each patch of the ring changed its hue (M, log colour): ``seen`` and ``reference`` are the patches'
     log colours (M×3, in order around the ring) in this frame and at calibration, ``light`` this frame's light
     at each (M×3, log). The lamp's glare the patch shows is taken out first (:func:`vision.surface.lit_surface`);
-    channels the camera shows black or clipped tell no hue, nor does a patch with fewer than two others."""
+    channels the camera shows black or clipped, in this frame or in calibration's (whose clipped channel falls
+    short of the surface's colour), tell no hue, nor does a patch with fewer than two others."""
     lit, _, _ = lit_surface(reference + light, seen)
     change = seen - lit
-    told = shows_hue(seen)
+    told = shows_hue(seen) & shows_hue(reference)
     known = told.sum(axis=1) >= 2
     spread = np.zeros(len(seen))
     if known.any():
@@ -115,14 +116,14 @@ def rim_light(
     known to tell it, a linear map of the reference colour about its median: the ring's margin, its edge and
     the table beyond are other surfaces, and a tinted lamp moves each surface's channels otherwise (under a
     lamp of one narrow colour every channel shows the surface's reflectance at that colour, which its colour
-    under white light tells). Channels black or clipped say nothing; with fewer known patches than three per
-    term, the field alone, and with fewer still the cells' light alone."""
+    under white light tells). Channels black or clipped, in this frame or calibration's, say nothing; with
+    fewer known patches than three per term, the field alone, and with fewer still the cells' light alone."""
     pivot = np.median(reference[known], axis=0) if known.any() else np.zeros(reference.shape[1])
     designs = (np.concatenate([terms, reference - pivot], axis=1), terms)
     design = next((d for d in designs if known.sum() >= 3 * d.shape[1]), None)
     if design is None:
         return light
-    told = known[:, None] & shows_hue(seen)
+    told = known[:, None] & shows_hue(seen) & shows_hue(reference)
     residual = np.where(told, seen - reference - light, 0.0)
     ridge = 1e-3 * np.eye(design.shape[1])
     telling = told.any(axis=0)

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from referee.geometry import parse_geometry
 from tests.vision.synthetic import SIZE
-from vision.board_image import BRIGHTEST, DARKEST, tells_light
+from vision.board_image import BRIGHTEST, DARKEST, LOG_FLOOR, tells_light
 from vision.cells import light_terms
 from vision.config import VisionConfig
 from vision.cover import crossed_ring, ring_cells, ring_points
@@ -146,3 +146,21 @@ def test_the_ring_lies_on_the_boards_margin() -> None:
         ring = ring_points(parse_geometry(spec), out, 0.5)
         low, high = reach
         assert np.isclose(ring.min(), low - out) and np.isclose(ring.max(), high + out), spec
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 200), st.integers(2, 8), st.floats(1.2, 2.0), st.floats(0.3, 0.7))
+def test_a_channel_calibration_saw_clipped_tells_no_hue(start: int, width: int, over: float, gain: float) -> None:
+    """Where the ring's margin is bright enough that calibration's camera clipped one channel, that channel's
+    reference is short of the margin's true colour. A dimmer lamp brings it into range, brighter than the
+    reference says against the other channels; the camera showed no hue there to compare with: no arm."""
+    ring, terms = _ring_of("points:9x9")
+    around = np.cos(2.0 * np.pi * np.arange(len(ring)) / len(ring))
+    true = np.stack([0.45 + 0.1 * around, 0.6 + 0.1 * around, 0.7 + 0.25 * around], axis=1)
+    bright = (start + np.arange(width)) % len(ring)
+    true[bright, 2] = over
+    reference = np.log(np.minimum(true, 1.0) + LOG_FLOOR)
+    seen = np.log(np.minimum(true * gain, 1.0) + LOG_FLOOR)
+    free = np.ones(len(ring), dtype=bool)
+    light = np.full_like(seen, np.log(gain))
+    assert not crossed_ring(seen, reference, light, terms, 0.23, free)
