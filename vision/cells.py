@@ -47,7 +47,7 @@ import numpy as np
 
 from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, tells_light
 from vision.model import BoardModel
-from vision.own_look import own_distance, own_reading
+from vision.own_look import TAILS, own_distance, own_reading
 from vision.surface import lamp_hue, lit_surface
 
 WARM_ROUNDS = 1
@@ -85,8 +85,6 @@ VOTE_CHUNK = 256
 """Candidates weighed at once in the light's vote (bounds its memory)."""
 OVERLAP = 1.5
 """Two stones whose found centres lie closer than this many stone radii would overlap."""
-TAILS = 4.0
-"""Degrees of freedom of the Student-t each block of features (colour, texture) counts with."""
 BLOCKS = (slice(0, 3), slice(3, None))
 """The feature blocks that count on their own: colour, then texture."""
 GLARE_COST = 10.0

@@ -5,13 +5,17 @@ another colour changes the pieces unlike one another (under a blue lamp a
 white stone and the bare board take the same hue, and the red channel orders
 the pieces otherwise than white light does), and no light fitted to
 calibration's looks follows that. The frame itself shows hundreds of cells of
-each piece. Starting from the reader's decision, each piece is a Gaussian of
-the frame's own (its mean and covariance from the cells read as it, under one
-smooth field over the board shared by all pieces), every cell is decided again
-by those, and so on until no cell changes (classification EM), or for at
-most ``ROUNDS`` rounds: a piece that gains or loses its own covariance
+each piece. Starting from the reader's decision, each piece is a Student-t of
+the frame's own, of ``TAILS`` degrees of freedom as calibration's looks are
+(its mean from the cells read as it, under one smooth field over the board
+shared by all pieces; its scatter the t's own, in which a cell far off counts
+less, where the piece has cells enough to tell it). Every cell is decided
+again by those, and so on until no cell changes (classification EM), or for
+at most ``ROUNDS`` rounds: a piece that gains or loses its own covariance
 changes the model, so a round need not explain the frame better than the one
-before.
+before. A Gaussian's covariance is widened by a piece's few odd cells, or by
+the cells of another piece the reader took for it (bare points in a lamp's
+spot read as white stones), until it reaches over them and keeps them.
 
 The same looks tell which cells no piece explains as the frame shows it
 (:func:`own_distance`): under a tinted lamp the bare board is far from
@@ -27,14 +31,24 @@ from __future__ import annotations
 
 import numpy as np
 
+TAILS = 4.0
+"""Degrees of freedom of the Student-t a piece's look counts with: each block of features (colour, texture) of
+calibration's looks (:mod:`vision.cells`), and the frame's own look of it."""
+
 ROUNDS = 30
 """At most this many rounds; a reading settles in a handful."""
 
 TOLD = 3
-"""Cells per feature that the nearer half of a piece's cells must hold to tell how the frame shows it, for
-:func:`own_distance`: a covariance told by fewer is mostly noise, and on a small board a hand may be most of a
-piece's cells (with fewer, a hand over an 8×8 board's pieces went unseen: ``cascade bench vision --geometry
-diamond:8``)."""
+"""Cells per feature that tell how far a piece's cells may lie. For :func:`own_distance` the nearer half of a
+piece's cells must hold this many: a covariance told by fewer is mostly noise, and on a small board a hand may
+be most of a piece's cells (with fewer, a hand over an 8×8 board's pieces went unseen: ``cascade bench vision
+--geometry diamond:8``). For :func:`own_reading` a piece with fewer keeps the plain covariance rather than the
+Student-t's scatter, which weighs its cells by how far each lies: with fewer cells than that, it narrowed an
+8×8 board's bare squares around a few of them and left one lit bare square to the white stones."""
+
+SCATTER_ROUNDS = 8
+"""Rounds of reweighing a piece's cells by how far each lies, towards the Student-t's scatter: its fixed point
+(on ``go-coloured-light`` the reading is the same from 6 rounds to 10)."""
 
 RIDGE = 1e-3
 """Added to every covariance's diagonal (log colour², texture²): a piece whose cells all look alike is still no
@@ -67,7 +81,8 @@ def own_reading(features: np.ndarray, terms: np.ndarray, posterior: np.ndarray) 
 
 def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
     """Each cell's log-likelihood under each class (N×C, -inf for a class no cell holds), the classes fitted
-    to ``labels``: a mean each, one field over the board, a covariance each (or the shared one)."""
+    to ``labels``: a mean each, one field over the board, a scatter each (or the shared covariance): the
+    Student-t's where the piece has ``TOLD`` cells per feature, else the plain covariance."""
     n, width = x.shape
     present = np.flatnonzero(np.bincount(labels, minlength=classes))
     means, flat = _fit_pieces(x, slope, labels, present, np.ones(n, dtype=bool))
@@ -78,9 +93,27 @@ def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) 
         members = labels == c
         count = int(members.sum())
         own = residual[members]
-        d2, root = _squared(flat - means[j], own.T @ own / count if count > width + 2 else shared)
-        out[:, c] = np.log(count / n) - 0.5 * d2 - np.log(np.diag(root)).sum()
+        if count <= width + 2:
+            cov = shared
+        elif count < TOLD * width:
+            cov = own.T @ own / count
+        else:
+            cov = _scatter(own)
+        d2, root = _squared(flat - means[j], cov)
+        out[:, c] = np.log(count / n) - 0.5 * (TAILS + width) * np.log1p(d2 / TAILS) - np.log(np.diag(root)).sum()
     return out
+
+
+def _scatter(residual: np.ndarray) -> np.ndarray:
+    """The Student-t's scatter (F×F) of a piece's cells about its mean (``residual``, M×F): each cell weighed
+    by ``(TAILS + F) / (TAILS + d²)``, its squared distance under the last scatter, from the plain covariance
+    on (``SCATTER_ROUNDS``)."""
+    count, width = residual.shape
+    scatter = residual.T @ residual / count
+    for _ in range(SCATTER_ROUNDS):
+        weight = (TAILS + width) / (TAILS + _squared(residual, scatter)[0])
+        scatter = (residual * weight[:, None]).T @ residual / count
+    return scatter
 
 
 def own_distance(features: np.ndarray, terms: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from referee.geometry import parse_geometry
 from vision.cells import light_terms
-from vision.own_look import own_distance, own_reading
+from vision.own_look import _scatter, own_distance, own_reading
 
 BOARD = parse_geometry("points:19x19")
 
@@ -97,3 +97,19 @@ def test_a_piece_too_few_to_tell_explains_no_cell() -> None:
     assert (distance[third[:8]] > 3.0).all()
     assert (distance[truth != 2] <= 3.0).mean() > 0.98
     assert np.isinf(own_distance(features[:20], terms[:20], truth[:20], 3)).all()
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**16), st.integers(3, 6), st.floats(0.0, 0.1), st.floats(10.0, 100.0))
+def test_a_few_far_cells_barely_move_a_pieces_scatter(seed: int, width: int, share: float, far: float) -> None:
+    """A piece's look is a Student-t's: a few of its cells far off (a lamp's spot, a speck, a shadow's edge)
+    count less the further they lie, so its scatter stays near what its other cells show. A Gaussian's
+    covariance would grow with them until it reached over a neighbouring piece's cells."""
+    rng = np.random.default_rng(seed)
+    cells = rng.normal(size=(200, width)) * 0.05
+    odd = rng.random(len(cells)) < share
+    seen = cells.copy()
+    seen[odd] += far * 0.05 * rng.choice((-1.0, 1.0), size=(int(odd.sum()), width))
+    clean = np.diag(cells.T @ cells / len(cells))
+    scatter = np.diag(_scatter(seen - seen[~odd].mean(axis=0)))
+    assert (scatter < 2.0 * clean).all() and (scatter > 0.3 * clean).all()
