@@ -193,6 +193,17 @@ def _near_light(off: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + ((off / LIGHT_SPREAD) ** 2).mean(axis=1))
 
 
+def _bare_beside(labels: np.ndarray, colour: np.ndarray, between: np.ndarray) -> np.ndarray:
+    """A reading (N classes) from ``labels``, with every cell read as a stone whose colour (``colour``, N×3 log)
+    lies within ``LIGHT_SPREAD`` (root mean square over the channels) of the bare board beside it (``between``,
+    N×3, NaN where the cell has no corner on the board) read bare instead: a lamp's spot makes bare points look
+    like white stones to calibration's looks, and the board beside them shows them as what they are."""
+    told = np.isfinite(between).all(axis=1)
+    off = colour - np.where(told[:, None], between, 0.0)
+    near = told & (np.sqrt((off**2).mean(axis=1)) < LIGHT_SPREAD)
+    return np.where(near, 0, labels)
+
+
 def _worst_block(parts: list[np.ndarray], blocks: list[slice], width: int) -> np.ndarray:
     """The mean squared distance per feature of the worst-fitting block (N×K): a class explains a cell only when
     it explains both its colour and its texture."""
@@ -349,7 +360,10 @@ class CellJudge:
             scores = self._scores(seen, light, allowed, means)
         # the frame's own look of each piece settles the reading (at each cell's point: where it was read)
         calibrated = scores.posterior()
-        k, post = own_reading(seen[:, 0, :], self.terms, calibrated)
+        # seen cold, the board beside each point tells the bare board there: a second start reads bare every
+        # stone that shows it, and the frame's own look keeps the reading it explains better
+        starts = () if between is None else (_bare_beside(calibrated.argmax(axis=1), seen[:, 0, :3], between),)
+        k, post = own_reading(seen[:, 0, :], self.terms, calibrated, starts)
         conf = post[rows, k]
         # odd only when neither calibration's looks nor the frame's own look of any piece explains the cell
         distance = np.minimum(np.sqrt(scores.nearest), own_distance(seen[:, 0, :], self.terms, k, len(self.names)))

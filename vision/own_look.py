@@ -29,6 +29,8 @@ spread scaled back to what a whole Gaussian piece would show.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 
 TAILS = 4.0
@@ -55,19 +57,38 @@ RIDGE = 1e-3
 point, and the covariance stays invertible."""
 
 
-def own_reading(features: np.ndarray, terms: np.ndarray, posterior: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def own_reading(
+    features: np.ndarray, terms: np.ndarray, posterior: np.ndarray, starts: tuple[np.ndarray, ...] = ()
+) -> tuple[np.ndarray, np.ndarray]:
     """The reading settled by the frame's own look of each piece, and each cell's posterior over the classes.
 
     ``features``: what each cell shows (N×F); ``terms``: the light field's terms at each cell (N×T, the first
-    the constant); ``posterior``: the reader's (N×C), whose likeliest classes start it. A class no cell holds
-    stays empty: the frame cannot show how it looks. A piece with too few cells for a covariance of its own
-    takes the one all pieces share. A board of too few cells to tell a covariance keeps the reader's."""
-    labels = posterior.argmax(axis=1)
-    classes = posterior.shape[1]
+    the constant); ``posterior``: the reader's (N×C), whose likeliest classes start it. ``starts``: other
+    readings (each N classes) to start from as well; of the readings settled from each start, the one the
+    frame's own look explains best (its log-likelihood, every cell by the mixture of the pieces) is kept,
+    the reader's on a tie. A class no cell holds stays empty: the frame cannot show how it looks. A piece
+    with too few cells for a covariance of its own takes the one all pieces share. A board of too few cells
+    to tell a covariance keeps the reader's."""
     x = np.asarray(features, dtype=np.float64)
     if len(x) <= 2 * x.shape[1] + 2:
-        return labels, posterior
+        return posterior.argmax(axis=1), posterior
     slope = np.asarray(terms, dtype=np.float64)[:, 1:]
+    classes = posterior.shape[1]
+    best: tuple[float, np.ndarray, np.ndarray] | None = None
+    for start in (posterior.argmax(axis=1), *starts):
+        labels, loglik = _named(*_settled(x, slope, np.asarray(start), classes), posterior)
+        top = loglik.max(axis=1, keepdims=True)
+        explained = float((top[:, 0] + np.log(np.exp(loglik - top).sum(axis=1))).sum())
+        if best is None or explained > best[0]:
+            post = np.exp(loglik - top)
+            best = (explained, labels, post / post.sum(axis=1, keepdims=True))
+    assert best is not None
+    return best[1], best[2]
+
+
+def _settled(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """The reading classification EM settles on from ``labels`` (N), and each cell's log-likelihood under each
+    class (N×C) in the pieces fitted to it."""
     loglik = _loglik(x, slope, labels, classes)
     for _ in range(ROUNDS):
         settled = loglik.argmax(axis=1)
@@ -75,8 +96,21 @@ def own_reading(features: np.ndarray, terms: np.ndarray, posterior: np.ndarray) 
             break
         labels = settled
         loglik = _loglik(x, slope, labels, classes)
-    post = np.exp(loglik - loglik.max(axis=1, keepdims=True))
-    return labels, post / post.sum(axis=1, keepdims=True)
+    return labels, loglik
+
+
+def _named(labels: np.ndarray, loglik: np.ndarray, posterior: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A settled reading (``labels``, N) and its log-likelihoods (N×C) under the names calibration gives its
+    pieces: of every way of naming them, the one under which the reader's ``posterior`` (N×C) agrees with the
+    most cells. The frame's own look tells the pieces apart, not which is which: a start that named them
+    otherwise settles to a reading it explains as well."""
+    classes = posterior.shape[1]
+    agree = np.stack([posterior[labels == c].sum(axis=0) for c in range(classes)])  # C×C: read as c, said d
+    names = max(itertools.permutations(range(classes)), key=lambda p: sum(agree[c, p[c]] for c in range(classes)))
+    order = np.array(names)
+    named = np.empty_like(loglik)
+    named[:, order] = loglik
+    return order[labels], named
 
 
 def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:

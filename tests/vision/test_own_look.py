@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.geometry import parse_geometry
-from vision.cells import light_terms
+from vision.cells import LIGHT_SPREAD, _bare_beside, light_terms
 from vision.own_look import _scatter, own_distance, own_reading
 
 BOARD = parse_geometry("points:19x19")
@@ -113,3 +114,52 @@ def test_a_few_far_cells_barely_move_a_pieces_scatter(seed: int, width: int, sha
     clean = np.diag(cells.T @ cells / len(cells))
     scatter = np.diag(_scatter(seen - seen[~odd].mean(axis=0)))
     assert (scatter < 2.0 * clean).all() and (scatter > 0.3 * clean).all()
+
+
+def spotted(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A frame where a lamp's spot brightens some bare cells towards the white stones and the reader took them
+    for white stones: its features, its light terms, its truth and the spot."""
+    rng = np.random.default_rng(seed)
+    terms = light_terms(np.array(BOARD.centres))
+    truth = rng.choice(3, size=len(terms), p=[0.5, 0.25, 0.25])
+    looks = np.array([[0.0, 0.0, 0.0], [0.6, 0.4, 0.0], [-0.8, -0.8, 0.4]])
+    features = looks[truth] + np.clip(rng.normal(size=(len(truth), 3)), -3.0, 3.0) * 0.06
+    spot = (truth == 0) & (rng.random(len(truth)) < 0.15)
+    features[spot] += np.array([0.2, 0.0, 0.4])
+    return features, terms, truth, spot
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_of_several_starts_the_reading_the_frame_explains_best_is_kept(seed: int) -> None:
+    """From the reader's reading alone the spot's bare cells stay among the white stones, whose look they
+    widen; started as well from a reading that has them bare, the frame's own look keeps that one."""
+    features, terms, truth, spot = spotted(seed)
+    post = reader(truth, np.zeros(len(truth), bool))
+    post[spot] = post[spot][:, [2, 0, 1]]  # the reader's likeliest class there: the white stone (1)
+    alone, _ = own_reading(features, terms, post)
+    assert (alone[spot] == 1).all(), "the frame's own look alone no longer keeps the spot white"
+    both, _ = own_reading(features, terms, post, (np.where(spot, 0, post.argmax(axis=1)),))
+    assert np.array_equal(both, truth)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_start_that_names_the_pieces_otherwise_is_named_as_the_reader_names_them(seed: int) -> None:
+    """A start with every piece under another's name settles to the same grouping of the cells, which the frame
+    explains as well: the names are the reader's, so its reading comes back rightly named."""
+    features, terms, truth = frame(seed, tilt=0.2)
+    post = reader(truth, np.zeros(len(truth), bool))
+    labels, _ = own_reading(features, terms, post, ((truth + 1) % 3,))
+    assert np.array_equal(labels, truth)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**16))
+def test_only_a_stone_that_shows_the_board_beside_it_starts_bare(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    labels = rng.integers(0, 3, size=50)
+    between = rng.normal(size=(50, 3))
+    colour = between + rng.choice((0.01, 1.0), size=(50, 1)) * rng.normal(size=(50, 3))
+    between[rng.random(50) < 0.2] = np.nan
+    start = _bare_beside(labels, colour, between)
+    shows = np.isfinite(between).all(axis=1) & (np.sqrt(((colour - between) ** 2).mean(axis=1)) < LIGHT_SPREAD)
+    assert np.array_equal(start, np.where(shows, 0, labels))
