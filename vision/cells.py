@@ -517,12 +517,14 @@ class CellJudge:
         rows = np.arange(n)
         field = self.terms @ light.field
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
-        bare, bare_loglik, bare_parts = self._bare_loglik(seen, light)
+        looked = seen.shape[1]  # the first offsets only, when the light is searched
+        # the bare board is scored at the cell's point and looked for within half the reach (``near``) only
+        near = self.near[self.near < looked]
+        bare, bare_loglik, bare_parts = self._bare_loglik(seen[:, near], light, near)
         width = seen.shape[2]
         loglik = [bare_loglik[:, 0]]
         best = [np.zeros(n, dtype=np.intp)]
-        looked = seen.shape[1]  # the first offsets only, when the light is searched
-        nearest = _worst_block(bare_parts, self.blocks, width)[:, self.near[self.near < looked]].min(axis=1)
+        nearest = _worst_block(bare_parts, self.blocks, width).min(axis=1)
         for c, mean in enumerate(self._shown_means(light) if means is None else means):
             d = normal - _shown(mean, field)[:, None, :]
             parts = [_quadratic(d[:, :, b], inv[c]) for b, inv in zip(self.blocks, self.stone_inv, strict=True)]
@@ -539,15 +541,18 @@ class CellJudge:
             bare=bare[:, 0],
         )
 
-    def _bare_loglik(self, seen: np.ndarray, light: Light) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
+    def _bare_loglik(
+        self, seen: np.ndarray, light: Light, at: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray]]:
         """What each cell's bare board shows at each offset under its glare (N×K×F), the log-likelihood of what
-        is seen there under it (N×K), and the squared distance in each feature block (each N×K).
+        is seen there under it (N×K), and the squared distance in each feature block (each N×K). ``at``: which
+        of the judge's offsets ``seen`` holds, when not all of them.
 
         The more glare, the more texture the board may show beyond its own: a
         lamp's spot adds a slope of its own over the cell. It never shows less
         edge energy than its own washed out by the glare: skin over a Go
         board's lines is smoother than any light makes the lines."""
-        bare, cost, share = self._bare_board(seen, light)
+        bare, cost, share = self._bare_board(seen, light, at)
         loosen = 1.0 + (share / GLARE_TEXTURE) ** 2
         d = seen - bare
         slack = np.sqrt(loosen)[:, :, None]
@@ -567,13 +572,17 @@ class CellJudge:
         )
         return bare, loglik, parts
 
-    def _bare_board(self, seen: np.ndarray, light: Light) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _bare_board(
+        self, seen: np.ndarray, light: Light, at: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """What each cell's bare board would show at each offset (N×K×F, in this frame's light) under the glare
         that best explains its colour, in the lamp's colour as the light's field shows it
         (:func:`vision.surface.lit_surface`), what that glare costs
-        (N×K, log-likelihood), and the share of the spot's light the two changed (N×K)."""
-        if self.around is not None and self.around.shape[1] == seen.shape[1]:
-            board = self.around.copy()
+        (N×K, log-likelihood), and the share of the spot's light the two changed (N×K). ``at``: which of the
+        judge's offsets ``seen`` holds, when not all of them."""
+        around = self.around if self.around is None or at is None or len(at) == 1 else self.around[:, at]
+        if around is not None and around.shape[1] == seen.shape[1]:
+            board = around.copy()
         else:
             board = self.empty[:, None, :].repeat(seen.shape[1], axis=1)
         board[..., :3] = self.in_light(board[..., :3], light.contrast)
