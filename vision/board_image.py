@@ -136,15 +136,15 @@ class BoardView:
         colour = np.log(smooth.astype(np.float32) * (1.0 / 255.0) + LOG_FLOOR)
         grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
         brightness = np.log(grey * (1.0 / 255.0) + LOG_FLOOR)
-        gradient = cv2.magnitude(
-            cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
-        )
+        across = cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3)
+        down = cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
+        gradient = cv2.magnitude(across, down)
         top = cv2.filter2D(gradient, -1, self.top_kernel, borderType=cv2.BORDER_REPLICATE)
         rim = cv2.filter2D(gradient, -1, self.rim_kernel, borderType=cv2.BORDER_REPLICATE)
         kx, ky = self.flux_kernels
-        flux = cv2.filter2D(
-            cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3), -1, kx, borderType=cv2.BORDER_REPLICATE
-        ) + cv2.filter2D(cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3), -1, ky, borderType=cv2.BORDER_REPLICATE)
+        flux = cv2.filter2D(across, -1, kx, borderType=cv2.BORDER_REPLICATE) + cv2.filter2D(
+            down, -1, ky, borderType=cv2.BORDER_REPLICATE
+        )
         return np.dstack([colour, top, rim, flux])
 
     def _median(self, flat: np.ndarray) -> np.ndarray:
