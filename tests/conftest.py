@@ -1,10 +1,21 @@
-"""Shared fixtures: the labelled data beside the repository, artefact folders."""
+"""Shared fixtures: the labelled data beside the repository, artefact folders; the property tests' profile.
+
+The property tests draw their examples from a seed fixed by each test's name (profile ``repeatable``), so a
+run fails or passes the same on every machine and every try; ``HYPOTHESIS_PROFILE=explore`` draws fresh
+examples each run, to search further.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"
