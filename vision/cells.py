@@ -520,7 +520,9 @@ class CellJudge:
         looked = seen.shape[1]  # the first offsets only, when the light is searched
         # the bare board is scored at the cell's point and looked for within half the reach (``near``) only
         near = self.near[self.near < looked]
-        bare, bare_loglik, bare_parts = self._bare_loglik(seen[:, near], light, near)
+        # calibration's bare look at each offset goes with them only when every offset was looked at
+        at = near if looked == len(self.offsets) else None
+        bare, bare_loglik, bare_parts = self._bare_loglik(seen[:, near], light, at)
         width = seen.shape[2]
         loglik = [bare_loglik[:, 0]]
         best = [np.zeros(n, dtype=np.intp)]
@@ -580,7 +582,7 @@ class CellJudge:
         (:func:`vision.surface.lit_surface`), what that glare costs
         (N×K, log-likelihood), and the share of the spot's light the two changed (N×K). ``at``: which of the
         judge's offsets ``seen`` holds, when not all of them."""
-        around = self.around if self.around is None or at is None or len(at) == 1 else self.around[:, at]
+        around = self.around if self.around is None or at is None else self.around[:, at]
         if around is not None and around.shape[1] == seen.shape[1]:
             board = around.copy()
         else:

@@ -87,6 +87,12 @@ def ring_cells(ring: np.ndarray, centres: np.ndarray) -> np.ndarray:
     return np.linalg.norm(ring[:, None, :] - centres[None, :, :], axis=2).argmin(axis=1)
 
 
+def _tells_hue(seen: np.ndarray, reference: np.ndarray) -> np.ndarray:
+    """Which channels of the ring's patches (M×3) tell a hue: shown as they are (:func:`vision.surface.shows_hue`)
+    in this frame and in calibration's, whose clipped channel falls short of the surface's colour."""
+    return shows_hue(seen) & shows_hue(reference)
+
+
 def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.ndarray:
     """How far each patch of the ring changed its hue (M, log colour): ``seen`` and ``reference`` are the patches'
     log colours (M×3, in order around the ring) in this frame and at calibration, ``light`` this frame's light
@@ -95,7 +101,7 @@ def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.
     short of the surface's colour), tell no hue, nor does a patch with fewer than two others."""
     lit, _, _ = lit_surface(reference + light, seen)
     change = seen - lit
-    told = shows_hue(seen) & shows_hue(reference)
+    told = _tells_hue(seen, reference)
     known = told.sum(axis=1) >= 2
     spread = np.zeros(len(seen))
     if known.any():
@@ -123,7 +129,7 @@ def rim_light(
     design = next((d for d in designs if known.sum() >= 3 * d.shape[1]), None)
     if design is None:
         return light
-    told = known[:, None] & shows_hue(seen) & shows_hue(reference)
+    told = known[:, None] & _tells_hue(seen, reference)
     residual = np.where(told, seen - reference - light, 0.0)
     ridge = 1e-3 * np.eye(design.shape[1])
     telling = told.any(axis=0)
