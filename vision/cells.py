@@ -175,15 +175,18 @@ def _tails(d2_blocks: list[np.ndarray], blocks: list[slice], width: int) -> np.n
 
 
 def _quadratic(d: np.ndarray, inv: np.ndarray) -> np.ndarray:
-    """Each ``d·inv·d`` (N×K) of differences ``d`` (N×K×F) under one inverse spread (F×F) or each cell's (N×F×F)."""
+    """Each ``d·inv·d`` (…×K) of differences ``d`` (…×K×F) under one inverse spread (F×F) or each cell's, or each
+    class's (…×F×F, broadcast as :func:`numpy.matmul` does)."""
     return np.asarray((np.matmul(d, inv) * d).sum(axis=-1))
 
 
 def _shown(mean: np.ndarray, field: np.ndarray) -> np.ndarray:
-    """A class's mean (F) as each cell can show it under the light ``field`` (N×3), less that light (N×F): the
-    camera shows no channel darker than black nor brighter than full scale."""
-    out = np.broadcast_to(mean, (len(field), len(mean))).copy()
-    out[:, :3] = np.clip(mean[:3] + field[:, :3], DARKEST, BRIGHTEST) - field[:, :3]
+    """A class's mean (F), or several classes' (C×F), as each cell can show it under the light ``field`` (N×3),
+    less that light (N×F, or C×N×F): the camera shows no channel darker than black nor brighter than full
+    scale."""
+    mean = np.asarray(mean)
+    out = np.broadcast_to(mean[..., None, :], (*mean.shape[:-1], len(field), mean.shape[-1])).copy()
+    out[..., :3] = np.clip(mean[..., None, :3] + field[:, :3], DARKEST, BRIGHTEST) - field[:, :3]
     return out
 
 
@@ -514,7 +517,6 @@ class CellJudge:
         """Every class's scores in ``light``; ``means``: the stone colours as the frame shows them (before the
         light's field is added), calibration's in that light when None."""
         n = seen.shape[0]
-        rows = np.arange(n)
         field = self.terms @ light.field
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
         looked = seen.shape[1]  # the first offsets only, when the light is searched
@@ -524,21 +526,21 @@ class CellJudge:
         at = near if looked == len(self.offsets) else None
         bare, bare_loglik, bare_parts = self._bare_loglik(seen[:, near], light, at)
         width = seen.shape[2]
-        loglik = [bare_loglik[:, 0]]
-        best = [np.zeros(n, dtype=np.intp)]
         nearest = _worst_block(bare_parts, self.blocks, width).min(axis=1)
-        for c, mean in enumerate(self._shown_means(light) if means is None else means):
-            d = normal - _shown(mean, field)[:, None, :]
-            parts = [_quadratic(d[:, :, b], inv[c]) for b, inv in zip(self.blocks, self.stone_inv, strict=True)]
-            cost = np.where(allowed, -_tails(parts, self.blocks, width) + self.offset_cost[None, :looked], np.inf)
-            j = cost.argmin(axis=1)
-            loglik.append(-cost[rows, j] - self.stone_norm[c])
-            best.append(j)
-            worst = np.where(allowed, _worst_block(parts, self.blocks, width), np.inf)
-            nearest = np.minimum(nearest, worst.min(axis=1))
+        stones = self._shown_means(light) if means is None else means
+        if not len(stones):
+            return _Scores(bare_loglik[:, :1], np.zeros((n, 1), dtype=np.intp), nearest, bare[:, 0])
+        # every stone colour at once (C×N×K): what each cell shows at each offset against each colour's look
+        d = normal[None] - _shown(stones, field)[:, :, None, :]
+        parts = [_quadratic(d[..., b], inv[:, None]) for b, inv in zip(self.blocks, self.stone_inv, strict=True)]
+        cost = np.where(allowed, self.offset_cost[:looked] - _tails(parts, self.blocks, width), np.inf)
+        j = cost.argmin(axis=2)
+        loglik = -np.take_along_axis(cost, j[:, :, None], axis=2)[:, :, 0] - self.stone_norm[:, None]
+        worst = np.where(allowed, _worst_block(parts, self.blocks, width), np.inf)
+        nearest = np.minimum(nearest, worst.min(axis=(0, 2)))
         return _Scores(
-            loglik=np.column_stack(loglik),
-            best=np.column_stack(best),
+            loglik=np.column_stack([bare_loglik[:, 0], loglik.T]),
+            best=np.column_stack([np.zeros(n, dtype=np.intp), j.T]),
             nearest=nearest,
             bare=bare[:, 0],
         )
