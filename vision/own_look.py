@@ -81,7 +81,8 @@ def own_reading(
     slope = np.asarray(terms, dtype=np.float64)[:, 1:]
     classes = posterior.shape[1]
     best: tuple[float, np.ndarray, np.ndarray] | None = None
-    for start in (posterior.argmax(axis=1), *starts):
+    first = posterior.argmax(axis=1)
+    for start in (first, *(s for s in starts if not np.array_equal(s, first))):
         labels, loglik = _named(*_settled(x, slope, np.asarray(start), classes), posterior)
         top = loglik.max(axis=1, keepdims=True)
         explained = float((top[:, 0] + np.log(np.exp(loglik - top).sum(axis=1))).sum())
