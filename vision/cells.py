@@ -69,6 +69,14 @@ SURE = 0.95
 """A cell read with at least this posterior is a sure example of its class."""
 LIGHT_SPREAD = 0.1
 """How far (log colour) a cell may lie off the fitted light and still count fully in the next fit."""
+FOLLOWED = 3.0
+"""The farthest (in ``LIGHT_SPREAD``, root mean square over the cells) a frame's light moves from the frame
+before's and was followed there: the warm fit starts from the earlier light and weighs each cell by how near
+it lies (a Cauchy weight, a tenth at three spreads), so beyond that it no longer sees the board, only the
+cells that happen to match. On the synthetic bench's clear frames the light moves up to 2.7 spreads between
+frames of a scene and is followed; a lamp switched on over ``go-coloured-light``'s game 1 moves it 8 to 11,
+where the warm fit settled on every bare point as a white stone in a dimmer light (see
+:meth:`Light.moved_from`)."""
 CONTRAST_RIDGE = 10.0
 """How strongly a frame's contrast is held towards calibration's (in cells' worth of evidence)."""
 CONTRAST_FLOOR = 0.05
@@ -118,6 +126,12 @@ class Light:
     def plain(cls, terms: int) -> Light:
         """Calibration's own light."""
         return cls(np.zeros((terms, LIGHT_COLUMNS)), np.ones(LIGHT_COLUMNS), np.array([1.0, 0.0]))
+
+    def moved_from(self, other: Light, terms: np.ndarray) -> float:
+        """How far this light's field lies from ``other``'s (log colour, root mean square over the cells whose
+        field terms are ``terms`` and the channels)."""
+        change = terms @ (self.field - other.field)
+        return float(np.sqrt((change**2).mean()))
 
     def show(self, texture: np.ndarray) -> np.ndarray:
         """Calibration's texture measures (…×T) as this light shows them: each scaled by the gain, and the

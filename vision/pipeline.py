@@ -26,7 +26,7 @@ import numpy as np
 from referee.geometry import Geometry, Layout
 from vision.balls import BALL_RADIUS, count_balls
 from vision.board_image import BoardView, colour_of_log
-from vision.cells import CellJudge, CellVerdicts, Light, light_terms
+from vision.cells import FOLLOWED, LIGHT_SPREAD, CellJudge, CellVerdicts, Light, light_terms
 from vision.config import VisionConfig
 from vision.cover import covered_cells, crossed_ring, ring_cells, ring_points
 from vision.errors import BoardNotFoundError
@@ -145,6 +145,7 @@ class BoardReader:
         self.ring_cell = ring_cells(self.ring, self.centres)
         """The cell nearest each patch of the ring."""
         self.corners, self.corner_on_board = cell_corners(geometry)
+        self._corner_groups = _corner_groups(self.corner_on_board)
         self._location: Location | None = None
         self._points: np.ndarray | None = None
         self._points_for: np.ndarray | None = None
@@ -218,14 +219,21 @@ class BoardReader:
         t2 = time.perf_counter()
         rim = _rim(self.model, len(self.ring))
         ring = None if rim is None else (rim, self.view.sample(features, self.ring)[:, :3].astype(np.float64))
-        decided = self._decide(features, seen, points, location, ring, self._light)
+        # the board between the cells: the light's shape when a frame is seen cold, before any cell is read,
+        # and the bare board beside each point, which the frame's own look starts from as well
+        between = self._between(features)
+        decided = self._decide(between, seen, points, location, ring, self._light)
         afresh_read = None
-        if decided.occluded and self._light is not None and location.confirmed:
+        if self._light is not None and location.confirmed and self._beyond_followed(decided):
+            # the light moved further than a warm fit follows it (a lamp switched on or off): the warm reading
+            # may be any that some light explains, and a first frame's is the one to go by, covered or not
+            decided = self._decide(between, seen, points, location, ring, None)
+        elif decided.occluded and self._light is not None and location.confirmed:
             # the earlier light may be what fails (a lamp switched on, daylight gone): read afresh, as a first
             # frame is read. A fresh light is free to bend towards a hand and explain it away, so one frame
             # cannot tell a lamp from a hand; a lamp stays and a hand moves. The fresh reading is believed when
             # the frame before, covered in its earlier light too, was read the same afresh
-            afresh = self._decide(features, seen, points, location, ring, None)
+            afresh = self._decide(between, seen, points, location, ring, None)
             if not afresh.occluded:
                 afresh_read = (afresh.symbols, afresh.counts)
                 if afresh_read == self._afresh:
@@ -254,7 +262,7 @@ class BoardReader:
 
     def _decide(
         self,
-        features: np.ndarray,
+        between: np.ndarray,
         seen: np.ndarray,
         points: np.ndarray,
         location: Location,
@@ -262,18 +270,10 @@ class BoardReader:
         light: Light | None,
     ) -> _Decided:
         """Every cell of a frame decided from ``light`` (an earlier frame's, or None to read the frame cold), and
-        whether something covers the board; ``ring``: calibration's ring around the board and what this frame
-        shows there (each M×3 log), None when the model has none."""
-        between = None
-        if light is None:
-            # seen cold, the board between the cells tells the light's shape before any cell is read
-            shown = np.where(
-                self.corner_on_board[:, :, None], self.view.sample(features, self.corners)[:, :, :3], np.nan
-            )
-            some = self.corner_on_board.any(axis=1)
-            between = np.full((len(shown), 3), np.nan)
-            between[some] = np.nanmedian(shown[some], axis=1)
-        verdicts = self.judge.judge(seen, points, light, between)
+        whether something covers the board; ``between``: the bare board between each cell and its neighbours
+        (:meth:`_between`); ``ring``: calibration's ring around the board and what this frame shows there (each
+        M×3 log), None when the model has none."""
+        verdicts = self.judge.judge(seen, points, light, between if light is None else None)
         symbols, counts = verdicts.symbols, None
         if self.geometry.kind == "grid":
             symbols, counts = count_balls(verdicts, self.judge, seen)
@@ -299,6 +299,22 @@ class BoardReader:
         occluded = (not location.confirmed) or bool(covered.size) or crossed
         return _Decided(verdicts, symbols, counts, covered, occluded)
 
+    def _between(self, features: np.ndarray) -> np.ndarray:
+        """The log colour (N×3) the bare board shows between each cell and its neighbours: the median over the
+        cell's corners on the playing area, NaN for a cell with none."""
+        shown = self.view.sample(features, self.corners)[:, :, :3]
+        between = np.full((len(shown), 3), np.nan)
+        for cells, corners in self._corner_groups:
+            between[cells] = np.median(shown[cells[:, None], corners], axis=1)
+        return between
+
+    def _beyond_followed(self, decided: _Decided) -> bool:
+        """Whether a frame read warm, and found clear, moved its light further from the frame before's than a
+        warm fit follows (``FOLLOWED``)."""
+        if decided.occluded or self._light is None:
+            return False
+        return decided.verdicts.light.moved_from(self._light, self.judge.terms) > FOLLOWED * LIGHT_SPREAD
+
     def _points_of(self, homography: np.ndarray, image: np.ndarray) -> np.ndarray:
         """Each cell's point, where its piece's top appears for this camera (kept while the homography holds)."""
         if self._points is None or self._points_for is None or not np.array_equal(self._points_for, homography):
@@ -318,6 +334,18 @@ def cell_corners(geometry: Geometry) -> tuple[np.ndarray, np.ndarray]:
     centres = np.array(geometry.centres, dtype=np.float64)
     low, high = centres.min(axis=0), centres.max(axis=0)
     return corners, ((corners >= low) & (corners <= high)).all(axis=2)
+
+
+def _corner_groups(on_board: np.ndarray) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """The cells (indices) with the same number of corners on the playing area, each group with those corners'
+    indices (cells × count): a median over each group at once."""
+    counts = on_board.sum(axis=1)
+    groups = []
+    for count in sorted(set(counts.tolist()) - {0}):
+        cells = np.flatnonzero(counts == count)
+        corners = np.array([np.flatnonzero(on_board[c]) for c in cells], dtype=np.intp).reshape(len(cells), count)
+        groups.append((cells, corners))
+    return tuple(groups)
 
 
 def _rim(model: BoardModel, patches: int) -> np.ndarray | None:
