@@ -323,13 +323,20 @@ class CellJudge:
         self.ridge = np.diag(ridge)
 
     def judge(
-        self, seen: np.ndarray, points: np.ndarray, light: Light | None = None, between: np.ndarray | None = None
+        self,
+        seen: np.ndarray,
+        points: np.ndarray,
+        light: Light | None = None,
+        between: np.ndarray | None = None,
+        beside: bool = True,
     ) -> CellVerdicts:
         """Decide every cell from what it shows at the search offsets (N×K×F, offset 0 first) around its point
         (``points``, N×2 board units), starting from ``light``: an earlier frame's, most often nearly this
         one's. Without it the light is first searched (:meth:`_likeliest_light`), its shape over the board
         from ``between`` when given: the log colour (N×3) of the bare board between each cell and its
-        neighbours, where no piece lies."""
+        neighbours, where no piece lies. ``beside``: whether that is the bare board each point lies on (the
+        lines of a board of points cross one surface; a square's corners are where squares of both colours
+        meet): then, cold or warm, it gives the frame's own look a second start (:func:`_bare_beside`)."""
         n = seen.shape[0]
         rows = np.arange(n)
         allowed = np.ones((n, len(self.offsets)), dtype=bool)
@@ -377,9 +384,13 @@ class CellJudge:
             scores = self._scores(seen, light, allowed, means)
         # the frame's own look of each piece settles the reading (at each cell's point: where it was read)
         calibrated = scores.posterior()
-        # seen cold, the board beside each point tells the bare board there: a second start reads bare every
-        # stone that shows it, and the frame's own look keeps the reading it explains better
-        starts = () if between is None else (_bare_beside(calibrated.argmax(axis=1), seen[:, 0, :3], between),)
+        # the board beside each point tells the bare board there: a second start reads bare every stone that
+        # shows it, and the frame's own look keeps the reading it explains better. Warm frames need it as much
+        # as cold ones: a tinted lamp's frames, read right afresh, were read with bare points as white stones
+        # in the light the fresh look found
+        starts = (
+            () if between is None or not beside else (_bare_beside(calibrated.argmax(axis=1), seen[:, 0, :3], between),)
+        )
         k, post = own_reading(seen[:, 0, :], self.terms, calibrated, starts)
         conf = post[rows, k]
         # odd only when neither calibration's looks nor the frame's own look of any piece explains the cell

@@ -219,21 +219,18 @@ class BoardReader:
         t2 = time.perf_counter()
         rim = _rim(self.model, len(self.ring))
         ring = None if rim is None else (rim, self.view.sample(features, self.ring)[:, :3].astype(np.float64))
-        # the board between the cells: the light's shape when a frame is seen cold, before any cell is read,
-        # and the bare board beside each point, which the frame's own look starts from as well
-        between = self._between(features)
-        decided = self._decide(between, seen, points, location, ring, self._light)
+        decided = self._decide(features, seen, points, location, ring, self._light)
         afresh_read = None
         if self._light is not None and location.confirmed and self._beyond_followed(decided):
             # the light moved further than a warm fit follows it (a lamp switched on or off): the warm reading
             # may be any that some light explains, and a first frame's is the one to go by, covered or not
-            decided = self._decide(between, seen, points, location, ring, None)
+            decided = self._decide(features, seen, points, location, ring, None)
         elif decided.occluded and self._light is not None and location.confirmed:
             # the earlier light may be what fails (a lamp switched on, daylight gone): read afresh, as a first
             # frame is read. A fresh light is free to bend towards a hand and explain it away, so one frame
             # cannot tell a lamp from a hand; a lamp stays and a hand moves. The fresh reading is believed when
             # the frame before, covered in its earlier light too, was read the same afresh
-            afresh = self._decide(between, seen, points, location, ring, None)
+            afresh = self._decide(features, seen, points, location, ring, None)
             if not afresh.occluded:
                 afresh_read = (afresh.symbols, afresh.counts)
                 if afresh_read == self._afresh:
@@ -262,7 +259,7 @@ class BoardReader:
 
     def _decide(
         self,
-        between: np.ndarray,
+        features: np.ndarray,
         seen: np.ndarray,
         points: np.ndarray,
         location: Location,
@@ -270,10 +267,13 @@ class BoardReader:
         light: Light | None,
     ) -> _Decided:
         """Every cell of a frame decided from ``light`` (an earlier frame's, or None to read the frame cold), and
-        whether something covers the board; ``between``: the bare board between each cell and its neighbours
-        (:meth:`_between`); ``ring``: calibration's ring around the board and what this frame shows there (each
-        M×3 log), None when the model has none."""
-        verdicts = self.judge.judge(seen, points, light, between if light is None else None)
+        whether something covers the board; ``ring``: calibration's ring around the board and what this frame
+        shows there (each M×3 log), None when the model has none."""
+        # the board between the cells: the light's shape when a frame is seen cold, before any cell is read; and
+        # on a board of points, the bare board beside each point, which the frame's own look starts from as well
+        beside = self.geometry.layout is Layout.POINT
+        between = self._between(features) if light is None or beside else None
+        verdicts = self.judge.judge(seen, points, light, between, beside)
         symbols, counts = verdicts.symbols, None
         if self.geometry.kind == "grid":
             symbols, counts = count_balls(verdicts, self.judge, seen)

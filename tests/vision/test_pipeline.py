@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.vision.synthetic import calibrated_table
+from vision.pipeline import _corner_groups
 from vision.synth import HANDS, TYPICAL, Renderer, make_scene, preset, scene_reader
 
 
@@ -156,3 +159,21 @@ def test_a_hand_a_fresh_look_would_explain_away_still_covers_the_frame() -> None
     assert frames[-1].occluded, "the scene no longer puts a hand over the board"
     readings = [reader.read(frame.image) for frame in frames]
     assert readings[-1].occluded
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 2**16))
+def test_the_board_between_the_cells_is_the_median_of_each_cells_corners_on_the_playing_area(seed: int) -> None:
+    """Grouping the cells by how many of their corners lie on the playing area takes the same medians as a median
+    that skips the corners off it; a cell with none shows nothing."""
+    rng = np.random.default_rng(seed)
+    cells, corners = int(rng.integers(1, 40)), int(rng.integers(3, 7))
+    on_board = rng.random((cells, corners)) < rng.uniform(0.2, 1.0)
+    shown = rng.normal(size=(cells, corners, 3))
+    expected = np.full((cells, 3), np.nan)
+    some = on_board.any(axis=1)
+    expected[some] = np.nanmedian(np.where(on_board[:, :, None], shown, np.nan)[some], axis=1)
+    between = np.full((cells, 3), np.nan)
+    for group, at in _corner_groups(on_board):
+        between[group] = np.median(shown[group[:, None], at], axis=1)
+    np.testing.assert_allclose(between, expected)
