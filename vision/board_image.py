@@ -59,6 +59,11 @@ def log_colour(bgr: np.ndarray) -> np.ndarray:
     return np.log(np.asarray(bgr, dtype=np.float32) + LOG_FLOOR)
 
 
+_LOG_OF_BYTE = np.log(np.arange(256, dtype=np.float32) * np.float32(1.0 / 255.0) + np.float32(LOG_FLOOR))
+"""The log colour of each 8-bit value (float32, as :func:`log_colour` computes it): looked up, not computed per
+pixel."""
+
+
 def colour_of_log(log: np.ndarray) -> np.ndarray:
     """Colours (0..1) of log-space colours (any shape ×3)."""
     return np.clip(np.exp(np.asarray(log, dtype=np.float32)) - LOG_FLOOR, 0.0, 1.0)
@@ -133,9 +138,9 @@ class BoardView:
         outline crosses it at right angles; a line through the centre runs along the radius and adds
         nothing)."""
         smooth = self._median(flat)
-        colour = np.log(smooth.astype(np.float32) * (1.0 / 255.0) + LOG_FLOOR)
-        grey = cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY).astype(np.float32)
-        brightness = np.log(grey * (1.0 / 255.0) + LOG_FLOOR)
+        out = np.empty((*flat.shape[:2], 6), dtype=np.float32)
+        out[..., :3] = _LOG_OF_BYTE[smooth]
+        brightness = _LOG_OF_BYTE[cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY)]
         across = cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3)
         down = cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
         gradient = cv2.magnitude(across, down)
@@ -145,7 +150,8 @@ class BoardView:
         flux = cv2.filter2D(across, -1, kx, borderType=cv2.BORDER_REPLICATE) + cv2.filter2D(
             down, -1, ky, borderType=cv2.BORDER_REPLICATE
         )
-        return np.dstack([colour, top, rim, flux])
+        out[..., 3], out[..., 4], out[..., 5] = top, rim, flux
+        return out
 
     def _median(self, flat: np.ndarray) -> np.ndarray:
         """The median filter over about ``window_px``: OpenCV's 8-bit median is quick up to a 5-pixel window and
