@@ -29,7 +29,12 @@ def shows_hue(seen: np.ndarray) -> np.ndarray:
     nor black (within :data:`~vision.board_image.AT_LIMIT` of it). Up to the clip itself, unlike
     :func:`~vision.board_image.tells_light`, which the cells' light fit keeps ``AT_LIMIT`` below it: the
     glare and the rim's hue are judged from every channel the camera did not clip."""
-    return (np.exp(seen) - LOG_FLOOR < CLIPPED) & (seen > DARKEST + AT_LIMIT)
+    return _shown_as_is(np.exp(seen) - LOG_FLOOR, seen)
+
+
+def _shown_as_is(shown: np.ndarray, seen: np.ndarray) -> np.ndarray:
+    """:func:`shows_hue` of log colours ``seen`` whose colours (0..1) ``shown`` are already known."""
+    return (shown < CLIPPED) & (seen > DARKEST + AT_LIMIT)
 
 
 def lamp_hue(light: np.ndarray) -> np.ndarray:
@@ -49,7 +54,7 @@ def lit_surface(
     expected = np.maximum(np.exp(board[..., :3]) - LOG_FLOOR, 0.0)
     shown = np.exp(seen[..., :3]) - LOG_FLOOR
     colour = np.ones_like(expected) if hue is None else np.broadcast_to(np.asarray(hue, np.float64), expected.shape)
-    unclipped = shows_hue(seen[..., :3])
+    unclipped = _shown_as_is(shown, seen[..., :3])
     # the lamp's light raises each channel by its colour: the least-squares amount over the unclipped channels
     reach = np.where(unclipped, colour, 0.0)
     told = (reach * reach).sum(axis=-1)
