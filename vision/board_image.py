@@ -59,9 +59,11 @@ def log_colour(bgr: np.ndarray) -> np.ndarray:
     return np.log(np.asarray(bgr, dtype=np.float32) + LOG_FLOOR)
 
 
-_LOG_OF_BYTE = np.log(np.arange(256, dtype=np.float32) * np.float32(1.0 / 255.0) + np.float32(LOG_FLOOR))
-"""The log colour of each 8-bit value (float32, as :func:`log_colour` computes it): looked up, not computed per
-pixel."""
+_LOG_OF_BYTE = np.log(np.arange(256, dtype=np.float32) * np.float32(1.0 / 255.0) + np.float32(LOG_FLOOR)).reshape(
+    1, 256
+)
+"""The log colour of each 8-bit value (float32, as :func:`log_colour` computes it, as OpenCV's ``LUT`` takes it):
+looked up, not computed per pixel."""
 
 
 def colour_of_log(log: np.ndarray) -> np.ndarray:
@@ -139,8 +141,8 @@ class BoardView:
         nothing)."""
         smooth = self._median(flat)
         out = np.empty((*flat.shape[:2], 6), dtype=np.float32)
-        out[..., :3] = _LOG_OF_BYTE[smooth]
-        brightness = _LOG_OF_BYTE[cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY)]
+        out[..., :3] = cv2.LUT(smooth, _LOG_OF_BYTE)
+        brightness = cv2.LUT(cv2.cvtColor(flat, cv2.COLOR_BGR2GRAY), _LOG_OF_BYTE)
         across = cv2.Sobel(brightness, cv2.CV_32F, 1, 0, ksize=3)
         down = cv2.Sobel(brightness, cv2.CV_32F, 0, 1, ksize=3)
         gradient = cv2.magnitude(across, down)
