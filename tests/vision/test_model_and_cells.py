@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.geometry import parse_geometry
-from vision.cells import CellJudge
+from vision.cells import CellJudge, Light, light_terms
 from vision.errors import ColourModelError
 from vision.model import BoardModel, StoneLook, as_matrix, as_vector
 
@@ -148,3 +148,20 @@ def test_something_no_class_explains_is_unexplained():
     skin = np.array([-0.3, -0.6, -0.9, 0.05, 0.05, 0.0])
     verdicts = judge().judge(seen_of([BOARD] * 4 + [skin] + [BOARD] * 4), np.array(GEOMETRY.centres))
     assert verdicts.unexplained[4] and verdicts.unexplained.sum() == 1
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**16), st.floats(-2.0, 2.0))
+def test_how_far_a_light_moved_is_its_field_apart_and_a_uniform_change_moves_it_by_that_much(
+    seed: int, shift: float
+) -> None:
+    """A light lies nowhere from itself, as far from a second as the second from it, and a change of brightness
+    alike over the board and in every channel moves it by that change."""
+    rng = np.random.default_rng(seed)
+    terms = light_terms(np.array(parse_geometry("points:9x9").centres, dtype=np.float64))
+    light = Light(rng.normal(0.0, 0.3, (terms.shape[1], 3)), np.ones(3), np.array([1.0, 0.0]))
+    other = Light(rng.normal(0.0, 0.3, (terms.shape[1], 3)), np.ones(3), np.array([1.0, 0.0]))
+    brighter = Light(light.field + np.outer(np.eye(terms.shape[1])[0], np.full(3, shift)), np.ones(3), light.texture)
+    assert light.moved_from(light, terms) == 0.0
+    assert light.moved_from(other, terms) == pytest.approx(other.moved_from(light, terms))
+    assert brighter.moved_from(light, terms) == pytest.approx(abs(shift))
