@@ -59,11 +59,9 @@ def log_colour(bgr: np.ndarray) -> np.ndarray:
     return np.log(np.asarray(bgr, dtype=np.float32) + LOG_FLOOR)
 
 
-_LOG_OF_BYTE = np.log(np.arange(256, dtype=np.float32) * np.float32(1.0 / 255.0) + np.float32(LOG_FLOOR)).reshape(
-    1, 256
-)
-"""The log colour of each 8-bit value (float32, as :func:`log_colour` computes it, as OpenCV's ``LUT`` takes it):
-looked up, not computed per pixel."""
+_LOG_OF_BYTE = log_colour(np.arange(256, dtype=np.float32) * np.float32(1.0 / 255.0)).reshape(1, 256)
+"""The log colour of each 8-bit value (float32, as OpenCV's ``LUT`` takes it): looked up, not computed per
+pixel."""
 
 
 def colour_of_log(log: np.ndarray) -> np.ndarray:

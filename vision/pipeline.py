@@ -221,7 +221,7 @@ class BoardReader:
         ring = None if rim is None else (rim, self.view.sample(features, self.ring)[:, :3].astype(np.float64))
         decided = self._decide(features, seen, points, location, ring, self._light)
         afresh_read = None
-        if self._light is not None and location.confirmed and self._beyond_followed(decided):
+        if location.confirmed and self._beyond_followed(decided):
             # the light moved further than a warm fit follows it (a lamp switched on or off): the warm reading
             # may be any that some light explains, and a first frame's is the one to go by, covered or not
             decided = self._decide(features, seen, points, location, ring, None)
