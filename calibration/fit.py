@@ -23,7 +23,17 @@ from vision.errors import BoardNotFoundError, ColourModelError
 from vision.images import read_image
 from vision.layout import parse_layout
 from vision.learn import CalibrationPhoto, fit_colour_model
-from vision.locate import CheckerboardLocator, Locator, corner_homography, find_checkerboard, locate
+from vision.lens import STRAIGHT, Lens
+from vision.lines import locate_through_lens
+from vision.locate import (
+    CheckerboardLocator,
+    CornerLocator,
+    Locator,
+    Quad,
+    corner_homography,
+    find_checkerboard,
+    locate,
+)
 from vision.model import BoardModel
 from vision.pipeline import BoardReader, FrameReading
 from vision.sidecar import corners_beside
@@ -34,11 +44,11 @@ MAX_LAYOUT_BYTES = 1_000_000
 
 @dataclass(frozen=True, eq=False)
 class Photo:
-    """A photo to calibrate from: its pixels, its own corners' homography (None: the profile's locator finds the
-    board), and its layout (None for the empty board)."""
+    """A photo to calibrate from: its pixels, its own corners (None: the profile's locator finds the board), and
+    its layout (None for the empty board)."""
 
     image: np.ndarray
-    homography: np.ndarray | None
+    corners: Quad | None
     symbols: tuple[str, ...] | None
     name: str
 
@@ -57,8 +67,9 @@ def load_photo(path: str | Path, geometry: Geometry, layout: str | Path | None =
         symbols = parse_layout(text, geometry)
     image = read_image(path)
     corners = corners_beside(path)
-    homography = None if corners is None else corner_homography(geometry, corners)
-    return Photo(image=image, homography=homography, symbols=symbols, name=str(path))
+    if corners is not None:
+        corner_homography(geometry, corners)  # four corners that enclose the board, or BoardNotFoundError now
+    return Photo(image=image, corners=corners, symbols=symbols, name=str(path))
 
 
 def fit_profile(
@@ -81,29 +92,56 @@ def fit_profile(
         raise ProfileError(
             "give at least one photo with a known layout (--known IMG=LAYOUT) showing every stone colour in play"
         )
+    bare = next((p for p in photos if p.corners is None), None)
+    found_by_pattern = isinstance(locator, CheckerboardLocator) and bare is not None
     if isinstance(locator, CheckerboardLocator):
-        bare = next((p for p in photos if p.homography is None), None)
-        locator = None if bare is None else find_checkerboard(bare.image, geometry)
-    calibration = []
-    for photo in photos:
-        homography = photo.homography
-        if homography is None:
-            if locator is None:
-                raise ProfileError(
-                    f"{photo.name} has no corners file beside it: give the board's corners with --corners, "
-                    "--markers or --checkerboard, or a file NAME.corners beside the photo"
-                )
-            try:
-                homography = locate(photo.image, geometry, locator, config=config).homography
-            except BoardNotFoundError as error:
-                raise ProfileError(f"{photo.name}: {error}") from None
-        symbols = photo.symbols if photo.symbols is not None else ("." * len(geometry.cells))
-        calibration.append(CalibrationPhoto(image=photo.image, homography=homography, symbols=tuple(symbols)))
+        locator = None if bare is None else _checkerboard(bare, geometry, STRAIGHT)
+    symbols = [p.symbols if p.symbols is not None else ("." * len(geometry.cells)) for p in photos]
+
+    def located(k: int, lens: Lens) -> np.ndarray:
+        nonlocal locator
+        if found_by_pattern and bare is not None and not lens.straight and k == 0:
+            # the checkerboard's outer corners, extended from its inner ones through the lens
+            locator = _checkerboard(bare, geometry, lens)
+        return _located(geometry, locator, photos[k], lens, config)
+
+    lens, homographies = locate_through_lens(geometry, [p.image for p in photos], symbols, located)
+    calibration = [
+        CalibrationPhoto(image=p.image, homography=h, symbols=tuple(s))
+        for p, h, s in zip(photos, homographies, symbols, strict=True)
+    ]
     try:
-        model = fit_colour_model(geometry, calibration, config)
+        model = fit_colour_model(geometry, calibration, config, lens)
     except ColourModelError as error:
         raise ProfileError(str(error)) from None
     return Profile(geometry=geometry.spec, locator=locator, colour_model=model)
+
+
+def _checkerboard(photo: Photo, geometry: Geometry, lens: Lens) -> CornerLocator:
+    """The corners of the checkerboard ``photo`` shows, found through ``lens``; raises ProfileError when it shows
+    none."""
+    try:
+        return find_checkerboard(photo.image, geometry, lens.for_size((photo.image.shape[1], photo.image.shape[0])))
+    except BoardNotFoundError as error:
+        raise ProfileError(f"{photo.name}: {error}") from None
+
+
+def _located(
+    geometry: Geometry, locator: Locator | None, photo: Photo, lens: Lens, config: VisionConfig | None
+) -> np.ndarray:
+    """The photo's homography (board plane to the picture as a straight lens shows it) through ``lens``: by its own
+    corners, or else by ``locator``; raises ProfileError when neither locates it."""
+    if photo.corners is not None:
+        return corner_homography(geometry, photo.corners, lens)
+    if locator is None:
+        raise ProfileError(
+            f"{photo.name} has no corners file beside it: give the board's corners with --corners, "
+            "--markers or --checkerboard, or a file NAME.corners beside the photo"
+        )
+    try:
+        return locate(photo.image, geometry, locator, config=config, lens=lens).homography
+    except BoardNotFoundError as error:
+        raise ProfileError(f"{photo.name}: {error}") from None
 
 
 GREY_TOLERANCE = 0.05
@@ -141,5 +179,5 @@ def read_photo(reader: BoardReader, path: str | Path) -> tuple[np.ndarray, Frame
             "apart by colour, so give a colour photo"
         )
     if corners is not None:
-        return image, reader.read_located(image, corner_homography(reader.geometry, corners))
+        return image, reader.read_located(image, corner_homography(reader.geometry, corners, reader.lens_for(image)))
     return image, reader.read(image)

@@ -50,7 +50,7 @@ problem with its fix, are in :mod:`calibration.problems`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -65,6 +65,8 @@ from referee.geometry import Geometry
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError, ColourModelError, VisionError
 from vision.learn import CalibrationPhoto, fit_colour_model
+from vision.lens import Lens
+from vision.lines import locate_through_lens
 from vision.locate import CheckerboardLocator, CornerLocator, Locator, MarkerLocator, detect_markers, locate
 from vision.model import BoardModel
 from vision.pipeline import BoardReader, make_view
@@ -301,7 +303,7 @@ class GuidedCalibration:
             problems += check.wrong_colours(self.geometry, self.stones, wanted, symbols)
         if name == "verify" and not problems:
             assert self._reader is not None
-            problems += check.misread(self.geometry, wanted, self._reader.read_located(image, homography).symbols)
+            problems += check.misread(self.geometry, wanted, self._read_back(image, homography))
         verdict = self._verdict(name, problems, moved)
         if verdict.advanced:
             layout = tuple(wanted.get(i, ".") for i in range(len(self.geometry.cells)))
@@ -391,8 +393,29 @@ class GuidedCalibration:
     # --- results -----------------------------------------------------------------------------------------
 
     def _fit(self, known: list[CalibrationPhoto]) -> BoardModel:
+        """The model learned from the empty board and ``known``, through the lens their lines tell."""
         assert self._empty is not None
-        return fit_colour_model(self.geometry, [self._empty, *known], self.vision)
+        photos = [self._empty, *known]
+        locator = self._stored_locator()
+
+        def located(k: int, lens: Lens) -> np.ndarray:
+            if lens.straight:
+                return photos[k].homography
+            return locate(photos[k].image, self.geometry, locator, config=self.vision, lens=lens).homography
+
+        lens, homographies = locate_through_lens(
+            self.geometry, [p.image for p in photos], [p.symbols for p in photos], located
+        )
+        through = [replace(p, homography=h) for p, h in zip(photos, homographies, strict=True)]
+        return fit_colour_model(self.geometry, through, self.vision, lens)
+
+    def _read_back(self, image: np.ndarray, homography: np.ndarray) -> tuple[str, ...]:
+        """What the model learned reads in a frame located at ``homography`` (through a straight lens)."""
+        assert self._reader is not None
+        lens = self._reader.lens_for(image)
+        if not lens.straight:
+            homography = locate(image, self.geometry, self._stored_locator(), config=self.vision, lens=lens).homography
+        return self._reader.read_located(image, homography).symbols
 
     def _stored_locator(self) -> Locator:
         if isinstance(self.locator, CheckerboardLocator):

@@ -31,6 +31,7 @@ import cv2
 import numpy as np
 
 from referee.geometry import Geometry
+from vision.lens import Lens
 
 LOG_FLOOR = 0.06
 """Added to every channel (0..1) before its logarithm."""
@@ -100,36 +101,52 @@ class BoardView:
         self.top_kernel = _ring_kernel(0.0, top * cell_px)
         self.rim_kernel = _ring_kernel(rim[0] * cell_px, rim[1] * cell_px)
         self.flux_kernels = _flux_kernels(rim[0] * cell_px, rim[1] * cell_px)
+        self._bent: tuple[tuple[bytes, Lens, tuple[int, ...]], Box | None, np.ndarray, np.ndarray] | None = None
+        """The last bent lens's warp: its key, the picture's region, and OpenCV's remap tables."""
 
-    def warp(self, image: np.ndarray, homography: np.ndarray) -> np.ndarray:
-        """The board region of a BGR picture, warped flat (uint8 BGR, ``size``).
+    def warp(self, image: np.ndarray, homography: np.ndarray, lens: Lens | None = None) -> np.ndarray:
+        """The board region of a BGR picture, warped flat (uint8 BGR, ``size``); ``homography`` maps the board plane
+        to the picture as a straight lens shows it, and ``lens`` (straight when None) is how the camera bends it.
 
         Where the camera sees the board larger than the flat image, the
         region is first halved with a Gaussian pyramid as often as that
         leaves a camera pixel to each flat pixel: warping without it keeps a
-        random few of a thin line's pixels.
+        random few of a thin line's pixels. A bent lens's warp is a table of
+        where each flat pixel lies in the picture, made once per board
+        position.
         """
         m = np.asarray(homography, dtype=np.float64) @ self.canvas_to_board
         w, h = self.size
-        corners = cv2.perspectiveTransform(np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64), m)[0]
-        levels = _pyramid_levels(corners, w, h)
-        if levels:
-            pad = 2 << levels
-            x0, y0 = np.floor(corners.min(axis=0)).astype(int) - pad
-            x1, y1 = np.ceil(corners.max(axis=0)).astype(int) + pad
-            x0, y0 = max(int(x0), 0), max(int(y0), 0)
-            x1, y1 = min(int(x1), image.shape[1]), min(int(y1), image.shape[0])
-            if x1 - x0 > pad and y1 - y0 > pad:
-                crop = image[y0:y1, x0:x1]
-                for _ in range(levels):
-                    crop = cv2.pyrDown(crop)
-                f = 0.5**levels
-                # a pyramid level's pixel centres: x' = (x + 0.5) * f - 0.5
-                to_crop = np.array([[f, 0.0, (0.5 - x0) * f - 0.5], [0.0, f, (0.5 - y0) * f - 0.5], [0.0, 0.0, 1.0]])
-                image, m = crop, to_crop @ m
+        edges = np.array([[[0, 0], [w, 0], [w, h], [0, h]]], np.float64)
+        if lens is not None and not lens.straight:
+            return self._warp_bent(image, m, lens, lens.bend(cv2.perspectiveTransform(edges, m)[0]))
+        box = _pyramid_box(image.shape, cv2.perspectiveTransform(edges, m)[0], w, h)
+        if box is not None:
+            image, m = _shrunk(image, box), _to_box(box) @ m
         return cv2.warpPerspective(
             image, m, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
         )
+
+    def _warp_bent(self, image: np.ndarray, m: np.ndarray, lens: Lens, corners: np.ndarray) -> np.ndarray:
+        """The warp through a bent ``lens`` of the picture that ``m`` maps flat pixels into (before the lens), whose
+        flat image's corners the picture shows at ``corners``."""
+        key = (m.tobytes(), lens, image.shape[:2])
+        if self._bent is None or self._bent[0] != key:
+            w, h = self.size
+            u, v = np.meshgrid(np.arange(w, dtype=np.float64), np.arange(h, dtype=np.float64))
+            flat = np.stack([u, v], axis=-1).reshape(-1, 1, 2)
+            seen = lens.bend(cv2.perspectiveTransform(flat, m).reshape(h, w, 2))
+            box = _pyramid_box(image.shape, corners, w, h, seen.reshape(-1, 2))
+            if box is not None:
+                to_box = _to_box(box)
+                seen = seen * to_box[0, 0] + to_box[:2, 2]
+            table = seen.astype(np.float32)
+            fixed, fraction = cv2.convertMaps(table[..., 0], table[..., 1], cv2.CV_16SC2)
+            self._bent = (key, box, fixed, fraction)
+        _, box, fixed, fraction = self._bent
+        if box is not None:
+            image = _shrunk(image, box)
+        return cv2.remap(image, fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def features(self, flat: np.ndarray) -> np.ndarray:
         """What the reader sees around every flat pixel (H×W×6 float32, see ``FEATURE_NAMES``): the
@@ -220,3 +237,44 @@ def _pyramid_levels(corners: np.ndarray, width: int, height: int) -> int:
     down = (sides[1] + sides[3]) / (2.0 * height)
     scale = math.sqrt(max(across * down, 1e-12))
     return int(math.floor(math.log2(scale))) if scale >= 2.0 else 0
+
+
+Box = tuple[int, int, int, int, int]
+"""A region of a picture (x0, y0, x1, y1) and how many times it is halved."""
+
+
+def _pyramid_box(
+    shape: tuple[int, ...], corners: np.ndarray, width: int, height: int, reach: np.ndarray | None = None
+) -> Box | None:
+    """The region of a picture of ``shape`` about ``corners`` (where it shows the flat image's corners), or about
+    every point of ``reach`` (a bent lens bows the flat image's edges out), and how often to halve it
+    (:func:`_pyramid_levels`); None when the picture needs no halving."""
+    levels = _pyramid_levels(corners, width, height)
+    if not levels:
+        return None
+    pad = 2 << levels
+    spread = corners if reach is None else reach
+    x0, y0 = np.floor(spread.min(axis=0)).astype(int) - pad
+    x1, y1 = np.ceil(spread.max(axis=0)).astype(int) + pad
+    x0, y0 = max(int(x0), 0), max(int(y0), 0)
+    x1, y1 = min(int(x1), shape[1]), min(int(y1), shape[0])
+    if x1 - x0 <= pad or y1 - y0 <= pad:
+        return None
+    return x0, y0, x1, y1, levels
+
+
+def _shrunk(image: np.ndarray, box: Box) -> np.ndarray:
+    """The region ``box`` of a picture, halved by a Gaussian pyramid as often as it says."""
+    x0, y0, x1, y1, levels = box
+    crop = image[y0:y1, x0:x1]
+    for _ in range(levels):
+        crop = cv2.pyrDown(crop)
+    return crop
+
+
+def _to_box(box: Box) -> np.ndarray:
+    """The affine map (3×3) from a picture's pixels to those of its region ``box`` as :func:`_shrunk` gives it."""
+    x0, y0, _, _, levels = box
+    f = 0.5**levels
+    # a pyramid level's pixel centres: x' = (x + 0.5) * f - 0.5
+    return np.array([[f, 0.0, (0.5 - x0) * f - 0.5], [0.0, f, (0.5 - y0) * f - 0.5], [0.0, 0.0, 1.0]])

@@ -38,6 +38,7 @@ from vision.cells import field_columns, field_offsets, light_terms
 from vision.config import VisionConfig
 from vision.cover import ring_cells, ring_points
 from vision.errors import ColourModelError
+from vision.lens import STRAIGHT, Lens
 from vision.model import STONES, BoardModel, StoneLook, Vector, as_matrix, as_vector
 from vision.pose import CameraPose
 
@@ -100,12 +101,14 @@ def learn_model(
     spread_floor: float,
     offsets: np.ndarray | None = None,
     reach: float = 0.9,
+    lens: Lens = STRAIGHT,
 ) -> BoardModel:
     """The board model learned from ``photos`` (see the module docstring); raises ColourModelError when they
     cannot give one (no stone shown, no cell ever seen empty, a layout for another board). ``offsets`` (K×2,
     zero first) are where around its point a known stone may lie: each is learned where it looks most like
     the others of its colour. ``reach``: how far (board units) from its point a known stone's top is looked
-    for when learning the height."""
+    for when learning the height. ``lens``: how the camera bends the photos (their homographies map the board to
+    the picture as a straight lens shows it)."""
     n = len(geometry.cells)
     for k, photo in enumerate(photos):
         if len(photo.symbols) != n:
@@ -119,7 +122,7 @@ def learn_model(
     if not (labels == ".").any():
         raise ColourModelError("no cell was ever seen empty in the calibration photos: give one with empty cells")
     rng = np.random.default_rng(AUGMENT_SEED)
-    seen_photos = [_see(view, photo, rng) for photo in photos]
+    seen_photos = [_see(view, photo, rng, lens) for photo in photos]
     centres = np.array(geometry.centres, dtype=np.float64)
     groups = like_groups(geometry)
     height = _best_height(view, seen_photos, centres, labels, max_height, reach)
@@ -165,6 +168,7 @@ def learn_model(
         like_spread=as_matrix(_like_spread(empty, empty_seen, centres, groups)),
         stones=looks,
         empty_around=None if around is None else tuple(tuple(as_vector(v) for v in cell) for cell in around),
+        lens=lens,
     )
 
 
@@ -221,17 +225,18 @@ def _centred_on_stones(
     return [q + offsets[chosen[t]] for t, q in enumerate(points)]
 
 
-def _see(view: BoardView, photo: CalibrationPhoto, rng: np.random.Generator) -> _Seen:
-    """The photo's features, and those of a copy as another frame of the game may show it: blurred and
-    noisier (focus, shake, a dim sensor)."""
+def _see(view: BoardView, photo: CalibrationPhoto, rng: np.random.Generator, lens: Lens) -> _Seen:
+    """The photo's features through the camera's ``lens``, and those of a copy as another frame of the game may
+    show it: blurred and noisier (focus, shake, a dim sensor)."""
     image = photo.image
     copy = cv2.GaussianBlur(image, (0, 0), AUGMENT_BLUR_PX).astype(np.float32)
     copy += np.asarray(rng.normal(0.0, AUGMENT_NOISE, copy.shape), dtype=np.float32)
     noisy = np.clip(copy, 0, 255).astype(np.uint8)
     height, width = image.shape[:2]
+    lens = lens.for_size((width, height))
     return _Seen(
-        features=view.features(view.warp(image, photo.homography)),
-        augmented=(view.features(view.warp(noisy, photo.homography)),),
+        features=view.features(view.warp(image, photo.homography, lens)),
+        augmented=(view.features(view.warp(noisy, photo.homography, lens)),),
         pose=CameraPose.from_homography(photo.homography, (width, height)),
     )
 
@@ -354,9 +359,14 @@ def _like_spread(empty: np.ndarray, seen: np.ndarray, centres: np.ndarray, group
 
 
 def fit_colour_model(
-    geometry: Geometry, photos: Sequence[CalibrationPhoto], config: VisionConfig | None = None
+    geometry: Geometry,
+    photos: Sequence[CalibrationPhoto],
+    config: VisionConfig | None = None,
+    lens: Lens = STRAIGHT,
 ) -> BoardModel:
-    """The board model of ``geometry`` learned from ``photos`` with the reader's own view and settings, with the
+    """The board model of ``geometry`` learned from ``photos`` through the camera's ``lens`` (the photos'
+    homographies map the board to the picture as a straight lens shows it) with the reader's own view and settings,
+    with the
     ring around the board (see :mod:`vision.cover`): each patch as the first photo that shows it free (its
     cell empty) shows it, unknown where none does (an edge stone seen from the side leans over the rim).
     Raises ColourModelError when the photos cannot give one."""
@@ -377,6 +387,7 @@ def fit_colour_model(
         config.spread_floor,
         search_offsets(geometry, config),
         0.5 - BALL_RADIUS if balls else REACH,
+        lens,
     )
     ring = ring_points(geometry, config.border_out, config.border_step)
     beside = ring_cells(ring, np.array(geometry.centres, dtype=np.float64))
@@ -384,7 +395,9 @@ def fit_colour_model(
     for photo in photos:
         free = [i for i in np.flatnonzero(np.array(photo.symbols)[beside] == ".") if border[i] is None]
         if free:
-            around = view.sample(view.features(view.warp(photo.image, photo.homography)), ring[free])[:, :3]
+            through = lens.for_size((photo.image.shape[1], photo.image.shape[0]))
+            flat = view.warp(photo.image, photo.homography, through)
+            around = view.sample(view.features(flat), ring[free])[:, :3]
             for i, colour in zip(free, around, strict=True):
                 border[i] = as_vector(colour)
     return replace(model, border=tuple(border))

@@ -29,6 +29,7 @@ import numpy as np
 from referee.geometry import Geometry, Layout
 from vision.config import VisionConfig
 from vision.errors import BoardNotFoundError, VisionError
+from vision.lens import STRAIGHT, Lens, project
 from vision.markers import DEFAULT_DICTIONARY, MarkerPlacement, default_markers
 
 Point = tuple[float, float]
@@ -67,7 +68,9 @@ Locator = MarkerLocator | CornerLocator | CheckerboardLocator
 class Location:
     """Where the board is in one image.
 
-    ``homography`` maps board-plane points (x, y, 1) to image points.
+    ``homography`` maps board-plane points (x, y, 1) to image points as a
+    straight lens shows them, and ``lens`` is how the camera bends them (see
+    :mod:`vision.lens`).
     ``markers_seen`` are the ids of the markers confirmed in this image
     (empty for the other locators). ``redetected`` is True when this image
     needed a full detection, False when the previous location was confirmed
@@ -82,11 +85,11 @@ class Location:
     confirmed: bool = True
     marker_quads: dict[int, np.ndarray] = field(default_factory=dict)
     marker_patches: dict[int, np.ndarray] = field(default_factory=dict)
+    lens: Lens = STRAIGHT
 
     def project(self, points: np.ndarray) -> np.ndarray:
-        """Image positions of board-plane points (an N×2 array)."""
-        pts = np.asarray(points, dtype=np.float64).reshape(-1, 1, 2)
-        return cv2.perspectiveTransform(pts, self.homography).reshape(-1, 2)
+        """Image positions (as the camera shows them) of board-plane points (an N×2 array)."""
+        return project(self.homography, self.lens, points)
 
 
 def locate(
@@ -95,27 +98,31 @@ def locate(
     locator: Locator,
     previous: Location | None = None,
     config: VisionConfig | None = None,
+    lens: Lens | None = None,
 ) -> Location:
-    """Locate ``geometry`` in a BGR (or grey) ``image`` with ``locator``.
+    """Locate ``geometry`` in a BGR (or grey) ``image`` with ``locator``, through the camera's ``lens`` (straight
+    when None).
 
     Raises :class:`BoardNotFoundError` when the board cannot be found and
     there is no previous location to fall back on.
     """
     config = config or VisionConfig()
+    lens = Lens() if lens is None else lens
     if isinstance(locator, CornerLocator):
         if previous is not None:
             return previous
-        return Location(homography=corner_homography(geometry, locator.corners), redetected=True)
+        return Location(homography=corner_homography(geometry, locator.corners, lens), redetected=True, lens=lens)
     if isinstance(locator, CheckerboardLocator):
         if previous is not None:
             return previous
-        found = find_checkerboard(image, geometry)
-        return Location(homography=corner_homography(geometry, found.corners), redetected=True)
-    return _locate_markers(image, locator, previous, config)
+        found = find_checkerboard(image, geometry, lens)
+        return Location(homography=corner_homography(geometry, found.corners, lens), redetected=True, lens=lens)
+    return _locate_markers(image, locator, previous, config, lens)
 
 
-def corner_homography(geometry: Geometry, corners: Quad) -> np.ndarray:
-    """The homography that sends ``geometry.corners`` to the image points ``corners``."""
+def corner_homography(geometry: Geometry, corners: Quad, lens: Lens | None = None) -> np.ndarray:
+    """The homography that sends ``geometry.corners`` to the image points ``corners`` as a straight lens would show
+    them, given the camera's ``lens`` (straight when None)."""
     src = np.array(geometry.corners, dtype=np.float64)
     dst = np.array(corners, dtype=np.float64)
     if dst.shape != (4, 2) or not np.all(np.isfinite(dst)):
@@ -124,6 +131,8 @@ def corner_homography(geometry: Geometry, corners: Quad) -> np.ndarray:
         raise BoardNotFoundError(
             "the four corners enclose no area: give them top-left, top-right, bottom-right, bottom-left"
         )
+    if lens is not None:
+        dst = lens.straighten(dst)
     h = cv2.getPerspectiveTransform(src.astype(np.float32), dst.astype(np.float32))
     return np.asarray(h, dtype=np.float64)
 
@@ -165,7 +174,7 @@ def _ncc(a: np.ndarray, b: np.ndarray) -> float:
 
 
 def _locate_markers(
-    image: np.ndarray, locator: MarkerLocator, previous: Location | None, config: VisionConfig
+    image: np.ndarray, locator: MarkerLocator, previous: Location | None, config: VisionConfig, lens: Lens
 ) -> Location:
     side = config.marker_patch_px
     wanted = {m.id: m for m in locator.markers}
@@ -181,18 +190,19 @@ def _locate_markers(
                 redetected=False,
                 marker_quads=previous.marker_quads,
                 marker_patches=previous.marker_patches,
+                lens=previous.lens,
             )
     quads = detect_markers(image, locator.dictionary, set(wanted))
     if len(quads) < min(config.min_markers, len(wanted)):
         if previous is not None:
-            return Location(homography=previous.homography, redetected=True, confirmed=False)
+            return Location(homography=previous.homography, redetected=True, confirmed=False, lens=previous.lens)
         seen = ", ".join(str(i) for i in sorted(quads)) or "none"
         raise BoardNotFoundError(
             f"found too few board markers (ids seen: {seen}; expected {sorted(wanted)} from "
             f"{locator.dictionary}): make sure all four markers are in view, flat and not covered"
         )
     src = np.concatenate([np.array(wanted[i].corners, dtype=np.float64) for i in sorted(quads)])
-    dst = np.concatenate([quads[i] for i in sorted(quads)])
+    dst = lens.straighten(np.concatenate([quads[i] for i in sorted(quads)]))
     h, _ = cv2.findHomography(src, dst, 0)
     if h is None:
         raise BoardNotFoundError("the markers found do not give a board position: check their placement")
@@ -202,6 +212,7 @@ def _locate_markers(
         redetected=True,
         marker_quads=quads,
         marker_patches={i: _patch(image, q, side) for i, q in quads.items()},
+        lens=lens,
     )
 
 
@@ -230,8 +241,9 @@ def detect_markers(image: np.ndarray, dictionary: str, ids: set[int] | None = No
 # --- checkerboard ------------------------------------------------------------------------------------
 
 
-def find_checkerboard(image: np.ndarray, geometry: Geometry) -> CornerLocator:
-    """Find an empty square board with OpenCV's checkerboard finder; return its corners.
+def find_checkerboard(image: np.ndarray, geometry: Geometry, lens: Lens | None = None) -> CornerLocator:
+    """Find an empty square board with OpenCV's checkerboard finder; return its corners, extended from the inner
+    corners found through the camera's ``lens`` (straight when None).
 
     Works for square layouts (``diamond:N``, ``grid:WxH``) whose squares
     alternate light and dark. Orientation: the board corner listed first in
@@ -252,7 +264,8 @@ def find_checkerboard(image: np.ndarray, geometry: Geometry) -> CornerLocator:
             f"no {cols}x{rows} inner-corner checkerboard found: the board must be empty, fully in view "
             "and evenly lit; or give its corners with --corners"
         )
-    pts = np.asarray(found, dtype=np.float64).reshape(rows, cols, 2)
+    lens = Lens() if lens is None else lens
+    pts = lens.straighten(np.asarray(found, dtype=np.float64)).reshape(rows, cols, 2)
     best: tuple[float, np.ndarray] | None = None
     for grid in _symmetries(pts):
         r, c = grid.shape[:2]
@@ -270,7 +283,7 @@ def find_checkerboard(image: np.ndarray, geometry: Geometry) -> CornerLocator:
             best = (score, quad)
     if best is None:
         raise BoardNotFoundError("the checkerboard was found but its orientation is unclear: give --corners")
-    q = best[1]
+    q = lens.bend(best[1])
     return CornerLocator(corners=tuple((float(x), float(y)) for x, y in q))  # type: ignore[arg-type]
 
 

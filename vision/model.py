@@ -21,6 +21,9 @@ texture. In it:
   calibration never saw free (beside an empty cell) is None.
 - ``empty_around``: on Kaskade boards, each cell's bare look at every point
   a ball is looked for (see :mod:`vision.balls`); None on other boards.
+- ``lens``: how the camera's lens bends the board's lines (see
+  :mod:`vision.lens`), fitted to them at calibration; straight when the
+  photos showed too few of them.
 
 A stone colour never shown during calibration is not in the model and is
 never read. The model is a frozen value, stored as plain JSON in the
@@ -37,6 +40,7 @@ import numpy as np
 
 from referee.geometry import Geometry
 from vision.errors import ColourModelError
+from vision.lens import STRAIGHT, Lens
 
 STONES = ("o", "x", "=")
 SYMBOLS = (".", *STONES)
@@ -66,6 +70,7 @@ class BoardModel:
     stones: dict[str, StoneLook]
     border: tuple[Vector | None, ...] | None = None
     empty_around: tuple[tuple[Vector, ...], ...] | None = None
+    lens: Lens = STRAIGHT
 
     @property
     def features(self) -> int:
@@ -104,6 +109,8 @@ class BoardModel:
             data["border"] = [None if c is None else [round(v, 4) for v in c] for c in self.border]
         if self.empty_around is not None:
             data["empty_around"] = [[[round(v, 3) for v in c] for c in cell] for cell in self.empty_around]
+        if not self.lens.straight:
+            data["lens"] = self.lens.to_dict()
         return data
 
     @classmethod
@@ -159,6 +166,7 @@ class BoardModel:
                 stones=stones,
                 border=border,
                 empty_around=around,
+                lens=Lens() if data.get("lens") is None else Lens.from_dict(data["lens"]),
             )
         except KeyError as missing:
             raise ColourModelError(f"colour model: the field {missing} is missing") from None

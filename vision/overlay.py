@@ -16,12 +16,13 @@ Drawn over the picture:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import cv2
 import numpy as np
 
 from referee.geometry import Geometry, Layout
+from vision.lens import STRAIGHT, Lens, project
 
 FILL = {"o": (245, 245, 245), "x": (20, 20, 20), "=": (40, 40, 220), ".": (60, 200, 60)}
 """The dot's colour (BGR) for each symbol read."""
@@ -40,15 +41,21 @@ def draw_overlay(
     unexplained: Sequence[int] = (),
     truth: Sequence[str] | None = None,
     occluded: bool = False,
+    lens: Lens = STRAIGHT,
 ) -> np.ndarray:
-    """The picture (BGR) with the reading drawn over it (see the module docstring)."""
+    """The picture (BGR) with the reading drawn over it (see the module docstring); ``homography`` maps the board
+    to the picture as a straight lens shows it, and ``lens`` is how the camera bends it."""
     out = image.copy() if image.ndim == 3 else cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
     h = np.asarray(homography, dtype=np.float64)
+
+    def seen(points: np.ndarray) -> np.ndarray:
+        return project(h, lens, points)
+
     scale = max(1, round(max(out.shape[:2]) / 800))
-    _lattice(out, geometry, h, scale)
-    centres = _project(h, np.array(geometry.centres, dtype=np.float64))
-    spots = _project(h, np.array(looked, dtype=np.float64)) if len(looked) else centres
-    pitch = _pitch_px(h, geometry)
+    _lattice(out, geometry, seen, scale)
+    centres = seen(np.array(geometry.centres, dtype=np.float64))
+    spots = seen(np.array(looked, dtype=np.float64)) if len(looked) else centres
+    pitch = _pitch_px(seen, geometry)
     radius = max(2, int(pitch * 0.12))
     for i, symbol in enumerate(symbols):
         spot = tuple(int(v) for v in np.round(spots[i]))
@@ -73,29 +80,29 @@ def draw_overlay(
     return out
 
 
-def _project(homography: np.ndarray, points: np.ndarray) -> np.ndarray:
-    return cv2.perspectiveTransform(points.reshape(-1, 1, 2), homography).reshape(-1, 2)
+Seen = Callable[[np.ndarray], np.ndarray]
+"""Where the picture shows board points (N×2 in, N×2 pixels out)."""
 
 
-def _pitch_px(homography: np.ndarray, geometry: Geometry) -> float:
+def _pitch_px(seen: Seen, geometry: Geometry) -> float:
     """About how many picture pixels one board unit spans, in the middle of the board."""
     mid = np.array([[geometry.width / 2.0, geometry.height / 2.0]])
-    a = _project(homography, mid)[0]
-    b = _project(homography, mid + np.array([1.0, 0.0]))[0]
+    a = seen(mid)[0]
+    b = seen(mid + np.array([1.0, 0.0]))[0]
     return float(np.linalg.norm(b - a))
 
 
-def _lattice(out: np.ndarray, geometry: Geometry, homography: np.ndarray, scale: int) -> None:
+def _lattice(out: np.ndarray, geometry: Geometry, seen: Seen, scale: int) -> None:
     if geometry.layout is Layout.POINT:
         centres = np.array(geometry.centres, dtype=np.float64)
         for i, near in enumerate(geometry.neighbours_ix):
             for j in near:
                 if j > i:
-                    a, b = _project(homography, centres[[i, j]])
+                    a, b = seen(centres[[i, j]])
                     cv2.line(out, _pt(a), _pt(b), LATTICE, 1, cv2.LINE_AA)
         return
     for cell in geometry.cells:
-        polygon = _project(homography, np.array(geometry.polygon(cell), dtype=np.float64))
+        polygon = seen(np.array(geometry.polygon(cell), dtype=np.float64))
         cv2.polylines(out, [np.round(polygon).astype(np.int32)], True, LATTICE, 1, cv2.LINE_AA)
 
 

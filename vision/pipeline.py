@@ -30,6 +30,7 @@ from vision.cells import FOLLOWED, LIGHT_SPREAD, CellJudge, CellVerdicts, Light,
 from vision.config import VisionConfig
 from vision.cover import covered_cells, crossed_ring, ring_cells, ring_points
 from vision.errors import BoardNotFoundError
+from vision.lens import Lens
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
 from vision.model import BoardModel
 from vision.pose import CameraPose
@@ -191,7 +192,9 @@ class BoardReader:
                 raise BoardNotFoundError("this profile holds no board location: give each photo its corners")
             if isinstance(self.locator, CheckerboardLocator) and self._location is None:
                 self.locator = find_checkerboard(image_bgr, self.geometry)
-            location = locate(image_bgr, self.geometry, self.locator, self._location, self.config)
+            location = locate(
+                image_bgr, self.geometry, self.locator, self._location, self.config, self.lens_for(image_bgr)
+            )
         except BoardNotFoundError:
             ms = (time.perf_counter() - t0) * 1000.0
             return FrameReading(
@@ -205,16 +208,21 @@ class BoardReader:
             )
         return self._read(image_bgr, location, t0)
 
+    def lens_for(self, image_bgr: np.ndarray) -> Lens:
+        """The camera's lens (calibration's) on a picture of this one's size."""
+        return self.model.lens.for_size((image_bgr.shape[1], image_bgr.shape[0]))
+
     def read_located(self, image_bgr: np.ndarray, homography: np.ndarray) -> FrameReading:
-        """Read one BGR frame whose board lies where ``homography`` (board plane to picture) says: a photo that
-        brings its own corners."""
-        return self._read(image_bgr, Location(homography=np.asarray(homography, np.float64)), time.perf_counter())
+        """Read one BGR frame whose board lies where ``homography`` (board plane to the picture as a straight lens
+        shows it, see :meth:`lens_for`) says: a photo that brings its own corners."""
+        location = Location(homography=np.asarray(homography, np.float64), lens=self.lens_for(image_bgr))
+        return self._read(image_bgr, location, time.perf_counter())
 
     def _read(self, image: np.ndarray, location: Location, t0: float) -> FrameReading:
         self._location = location
         points = self._points_of(location.homography, image)
         t1 = time.perf_counter()
-        features = self.view.features(self.view.warp(image, location.homography))
+        features = self.view.features(self.view.warp(image, location.homography, location.lens))
         seen = self.view.sample(features, points[:, None, :] + self.offsets[None, :, :])
         t2 = time.perf_counter()
         rim = _rim(self.model, len(self.ring))

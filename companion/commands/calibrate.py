@@ -87,5 +87,7 @@ def run(args: argparse.Namespace) -> int:
     save_profile(profile, args.output)
     classes = ", ".join(f"{s} from {c.count}" for s, c in profile.colour_model.stones.items())
     where = "" if profile.locator is not None else "; every photo read with it must bring its corners"
-    print(f"wrote {args.output}: {geometry.spec}, stone colours {classes}{where}", file=sys.stderr)
+    lens = profile.colour_model.lens
+    bent = "" if lens.straight else f"; the lens bends the board's lines (k1 {lens.k1:+.3f}), read straightened"
+    print(f"wrote {args.output}: {geometry.spec}, stone colours {classes}{bent}{where}", file=sys.stderr)
     return 0

@@ -100,6 +100,7 @@ def _write_overlay(
         reading.unexplained,
         truth,
         reading.occluded,
+        reader.location.lens,
     )
     if not cv2.imwrite(str(target), drawn):
         raise ProfileError(f"--overlay: cannot write {target}")

@@ -9,9 +9,13 @@ the ``synth:`` frame source's users and the tests.
 
 from __future__ import annotations
 
+import numpy as np
+
 from referee.geometry import Geometry
 from vision.config import VisionConfig
 from vision.learn import CalibrationPhoto, fit_colour_model
+from vision.lens import Lens
+from vision.lines import locate_through_lens
 from vision.locate import MarkerLocator, locate
 from vision.model import BoardModel
 from vision.pipeline import BoardReader
@@ -35,7 +39,7 @@ def known_layouts(
 
 def fit_scene(renderer: Renderer, config: VisionConfig | None = None) -> BoardModel:
     """A board model learned from rendered pictures of the empty board and of :func:`known_layouts`, each
-    located by its markers.
+    located by its markers through the lens their lines tell (:func:`vision.lines.locate_through_lens`).
 
     The pictures are taken in the scene's own light, without glare or hands,
     as a user calibrates in a calm moment.
@@ -43,14 +47,21 @@ def fit_scene(renderer: Renderer, config: VisionConfig | None = None) -> BoardMo
     geometry = renderer.geometry
     light = renderer.scene.base_light
     locator = MarkerLocator.default(geometry)
-    layouts = [("." * len(geometry.cells),), *((layout,) for layout in known_layouts(geometry))]
-    photos = []
-    for k, (layout,) in enumerate(layouts):
-        image = renderer.render(layout, seed=CALIBRATION_SEED + k, random_hand=False, light=light).image
-        photos.append(
-            CalibrationPhoto(image, locate(image, geometry, locator, config=config).homography, tuple(layout))
-        )
-    return fit_colour_model(geometry, photos, config)
+    layouts = ["." * len(geometry.cells), *known_layouts(geometry)]
+    images = [
+        renderer.render(layout, seed=CALIBRATION_SEED + k, random_hand=False, light=light).image
+        for k, layout in enumerate(layouts)
+    ]
+
+    def located(k: int, lens: Lens) -> np.ndarray:
+        return locate(images[k], geometry, locator, config=config, lens=lens).homography
+
+    lens, homographies = locate_through_lens(geometry, images, layouts, located)
+    photos = [
+        CalibrationPhoto(image, homography, tuple(layout))
+        for image, homography, layout in zip(images, homographies, layouts, strict=True)
+    ]
+    return fit_colour_model(geometry, photos, config, lens)
 
 
 def scene_reader(renderer: Renderer, config: VisionConfig | None = None) -> BoardReader:
