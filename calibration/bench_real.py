@@ -44,12 +44,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help=f"labelled sets, or folders of them (default: {DEFAULT_ROOT})",
     )
+    parser.add_argument(
+        "--lens",
+        type=float,
+        metavar="K1",
+        help="also read every set as a wider lens would have shown it: each photo and its corners bent by K1 "
+        "(the share by which the picture's corners are drawn in, e.g. -0.08; see vision/lens.py)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     """Measure and print the figures (one JSON object with ``--json``)."""
     folders = [Path(f) for f in args.folders] or [DEFAULT_ROOT]
-    figures = measure(folders)
+    figures = measure(folders, args.lens)
     if getattr(args, "json", False):
         print(json.dumps(figures))
     else:
@@ -57,12 +64,21 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def measure(folders: list[Path]) -> dict[str, Any]:
-    """Calibrate and read every set found in ``folders`` and return the figures (see the module docstring).
-    Raises RealBenchError when no folder holds a set."""
+def measure(folders: list[Path], lens: float | None = None) -> dict[str, Any]:
+    """Calibrate and read every set found in ``folders`` and return the figures (see the module docstring); with
+    ``lens``, every set again as seen through a lens of that ``k1`` (:func:`vision.labelled.bend_set`), named
+    ``SET through lens K1``. Raises RealBenchError when no folder holds a set, or for a lens out of range."""
     import cv2
 
     from vision.labelled import LabelledSetError, find_sets, load_set
+    from vision.lens import Lens, LensError
+
+    bent = None
+    if lens is not None:
+        try:
+            bent = Lens(lens, (1, 1))
+        except LensError as error:
+            raise RealBenchError(f"--lens: {error}") from None
 
     cv2.setNumThreads(1)
     sets: dict[str, Any] = {}
@@ -83,6 +99,8 @@ def measure(folders: list[Path]) -> dict[str, Any]:
                 continue
             for set_run in runs:
                 sets[set_run.name] = _score_run(set_run)
+            if bent is not None:
+                sets.update(_score_bent(set_folder, bent))
     if not sets:
         raise RealBenchError(
             f"no labelled set (a folder with a set.json) in {', '.join(missing)}: put ../shared beside the "
@@ -94,6 +112,23 @@ def measure(folders: list[Path]) -> dict[str, Any]:
         "frame_accuracy_min": min(s["frame_accuracy"] for s in sets.values()),
         "missing": missing,
     }
+
+
+def _score_bent(set_folder: Path, lens: Any) -> dict[str, Any]:
+    """The figures of each run of the set in ``set_folder`` seen through ``lens``, named ``RUN through lens K1``."""
+    import dataclasses
+    import tempfile
+
+    from vision.errors import VisionError
+    from vision.labelled import bend_set, load_set
+
+    name = f"through lens {lens.k1:+.3g}"
+    with tempfile.TemporaryDirectory(prefix="cascade-lens-") as scratch:
+        try:
+            runs = load_set(bend_set(set_folder, lens, Path(scratch) / set_folder.name))
+        except VisionError as error:
+            return {f"{set_folder.name} {name}": {"error": str(error), "cell_accuracy": 0.0, "frame_accuracy": 0.0}}
+        return {f"{r.name} {name}": _score_run(dataclasses.replace(r, name=f"{r.name} {name}")) for r in runs}
 
 
 def _score_run(set_run: Any) -> dict[str, Any]:
@@ -132,7 +167,7 @@ def _score_run(set_run: Any) -> dict[str, Any]:
         reader = BoardReader(geometry, profile.locator, profile.colour_model)
         started = time.perf_counter()
         if corners is not None:
-            reading = reader.read_located(image, corner_homography(geometry, corners))
+            reading = reader.read_located(image, corner_homography(geometry, corners, reader.lens_for(image)))
         else:
             reading = reader.read(image)
         ms.append((time.perf_counter() - started) * 1000.0)

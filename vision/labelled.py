@@ -18,7 +18,8 @@ and read it (described for users in vision/README.md, "Labelled sets"):
 
 :func:`load_set` turns a folder into its runs; it raises
 :class:`LabelledSetError`, saying which field or file is wrong, for anything
-else.
+else. :func:`bend_set` copies a set as a camera with a wider lens would have
+shown it.
 """
 
 from __future__ import annotations
@@ -28,7 +29,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from vision.errors import VisionError
+from vision.lens import Lens
 from vision.sidecar import CornersError, Quad, corners_beside, parse_corners
 
 SET_FILE = "set.json"
@@ -159,6 +163,37 @@ def _run(
     return SetRun(
         name=name, folder=folder, geometry=geometry, corners=corners, empty=empty, known=known, read=tuple(read)
     )
+
+
+def bend_set(folder: Path, lens: Lens, into: Path) -> Path:
+    """A copy in ``into`` of the set in ``folder`` as a camera with ``lens`` would have shown it (``lens`` as a share
+    of each picture, its size taken from each photo): every photo bent through it (see :meth:`Lens.show`), its
+    corners (its own, or the set's) with it, written beside it. Raises LabelledSetError for a set that cannot be
+    read, and ImageReadError for a photo that cannot."""
+    import cv2
+
+    from vision.images import read_image
+
+    load_set(folder)
+    data = json.loads((folder / SET_FILE).read_text(encoding="utf-8"))
+    shared = None if data.get("corners") is None else parse_corners(data["corners"])
+    into.mkdir(parents=True, exist_ok=True)
+    for photo in sorted(p for p in folder.iterdir() if p.suffix.lower() in PHOTO_SUFFIXES and p.is_file()):
+        image = read_image(photo)
+        seen = lens.for_size((image.shape[1], image.shape[0]))
+        if not cv2.imwrite(str(into / photo.name), seen.show(image), [cv2.IMWRITE_JPEG_QUALITY, 95]):
+            raise LabelledSetError(f"{into / photo.name}: cannot be written")
+        layout = photo.with_suffix(".txt")
+        if layout.is_file():
+            (into / layout.name).write_bytes(layout.read_bytes())
+        corners = corners_beside(photo) or shared
+        if corners is not None:
+            bent = seen.bend(np.array(corners, dtype=np.float64))
+            text = " ".join(f"{x:.2f},{y:.2f}" for x, y in bent)
+            (into / photo.with_suffix(".corners").name).write_text(text + "\n", encoding="utf-8")
+    data.pop("corners", None)
+    (into / SET_FILE).write_text(json.dumps(data, indent=1), encoding="utf-8")
+    return into
 
 
 def _photo(folder: Path, name: str, path: Path, run: str) -> Path:

@@ -97,3 +97,18 @@ def test_a_folder_without_sets_is_one_clear_line(tmp_path, capsys):
     assert main(["bench", "real", str(tmp_path / "nothing")]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "no labelled set" in err
+
+
+def test_a_set_is_read_again_through_a_wider_lens(sets, capsys):
+    """``--lens``: each photo bent as a wider lens shows it, its corners with it; the set reads as it did."""
+    assert main(["bench", "real", "--json", "--lens", "-0.1", str(sets / "fixed-camera")]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    assert set(figures["sets"]) == {"fixed-camera", "fixed-camera through lens -0.1"}
+    bent = figures["sets"]["fixed-camera through lens -0.1"]
+    assert bent["photos"] == 4 and bent["cell_accuracy"] == 1.0
+
+
+def test_a_lens_out_of_range_is_one_clear_line(sets, capsys):
+    assert main(["bench", "real", "--lens", "0.9", str(sets)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "--lens" in err and "out of range" in err

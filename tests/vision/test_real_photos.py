@@ -60,3 +60,21 @@ def test_a_board_under_tinted_lamps_reads_no_worse_than_it_did(figures):
     assert runs, "go-coloured-light was not read"
     low = {name: run["cell_accuracy"] for name, run in runs.items() if run["cell_accuracy"] < TINTED_FLOOR}
     assert not low, f"runs under {TINTED_FLOOR:.1%} of cells: {low}"
+
+
+WIDE = -0.08
+"""A wide-angle webcam's barrel: the picture's corners drawn in by 8 %."""
+
+
+def test_a_webcam_game_seen_through_a_wider_lens_reads_as_well(shared_data: Path):
+    """``go-webcam-640`` as a wide-angle webcam would have shown it (``cascade bench real --lens``): its board
+    fills the picture, whose lattice from four corners then misses the middle by a third of a pitch. The lens
+    fitted to the board's lines at calibration straightens it: the photos read as the original ones do (with
+    the lattice from four corners alone, 99.53 % of cells and 4 photos of 13)."""
+    real = shared_data / "real" / "go-webcam-640"
+    assert (real / "set.json").is_file(), f"labelled set missing: {real}"
+    runs = measure([real], WIDE)["sets"]
+    bent = runs[f"go-webcam-640 through lens {WIDE:+.3g}"]
+    assert bent["cell_accuracy"] >= 0.998
+    assert bent["photos_right"] >= runs["go-webcam-640"]["photos_right"] - 3
+    assert set(bent["covered"]) <= HANDS["go-webcam-640"]
