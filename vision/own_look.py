@@ -90,7 +90,14 @@ def own_reading(
             post = np.exp(loglik - top)
             best = (explained, labels, post / post.sum(axis=1, keepdims=True))
     assert best is not None
-    return best[1], best[2]
+    labels, post = best[1], best[2]
+    # a piece the reader finds in too few cells for a look of the frame's own: where the reader is decisive
+    # about it, the frame cannot overturn it (its few cells' mean, under every piece's shared scatter, leaves
+    # a lone stone beside a second, odd one far from both, and the bare board's weight takes it)
+    sure = posterior.max(axis=1) >= 1.0 - 1.0 / (1.0 + np.exp(DECISIVE))
+    rare = (np.bincount(first, minlength=classes)[first] <= x.shape[1] + 2) & sure
+    labels[rare], post[rare] = first[rare], posterior[rare]
+    return labels, post
 
 
 def _settled(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) -> tuple[np.ndarray, np.ndarray]:

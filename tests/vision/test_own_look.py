@@ -163,3 +163,28 @@ def test_only_a_stone_that_shows_the_board_beside_it_starts_bare(seed: int) -> N
     start = _bare_beside(labels, colour, between)
     shows = np.isfinite(between).all(axis=1) & (np.sqrt(((colour - between) ** 2).mean(axis=1)) < LIGHT_SPREAD)
     assert np.array_equal(start, np.where(shows, 0, labels))
+
+
+def two_stones(sure: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A bare board (class 0) with two white stones (class 1) the reader is ``sure`` of, whose colours agree and
+    whose textures do not (one seen smooth on its top, one across its outline), as on a real webcam's frame:
+    features, light terms, the reader's posterior."""
+    rng = np.random.default_rng(5)
+    terms = light_terms(np.array(BOARD.centres))
+    spread = np.array([0.13, 0.1, 0.08, 0.34, 0.28, 0.08])
+    features = np.clip(rng.normal(size=(len(terms), 6)), -3.0, 3.0) * spread
+    features[10] = (0.9, 0.6, 0.3, -1.5, -1.1, -0.2)
+    features[20] = (0.9, 0.6, 0.3, -0.3, 0.2, -1.0)
+    post = np.zeros((len(terms), 3))
+    post[:, 0] = 1.0
+    post[[10, 20]] = (1.0 - sure, sure, 0.0)
+    return features, terms, post
+
+
+def test_lone_stones_the_reader_is_decisive_about_stay_however_few_their_piece() -> None:
+    """Two cells read white cannot tell a look of their own: their mean lies between them, far from both under
+    the scatter every piece shares (the bare board's), and the bare board's weight took one. The reader's
+    decisive reading stands."""
+    features, terms, post = two_stones(0.9999)
+    labels, settled = own_reading(features, terms, post)
+    assert (labels[[10, 20]] == 1).all() and (settled[[10, 20], 1] > 0.99).all()
