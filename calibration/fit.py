@@ -105,7 +105,12 @@ def fit_profile(
             locator = _checkerboard(bare, geometry, lens)
         return _located(geometry, locator, photos[k], lens, config)
 
-    lens, homographies = locate_through_lens(geometry, [p.image for p in photos], symbols, located)
+    # photos placed by corners (their own, or the profile's fixed ones) are moved onto the board's own lines
+    positions = [
+        k + 1 if p.corners is not None else 0 if isinstance(locator, CornerLocator) else None
+        for k, p in enumerate(photos)
+    ]
+    lens, homographies = locate_through_lens(geometry, [p.image for p in photos], symbols, located, positions)
     calibration = [
         CalibrationPhoto(image=p.image, homography=h, symbols=tuple(s))
         for p, h, s in zip(photos, homographies, symbols, strict=True)

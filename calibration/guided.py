@@ -403,8 +403,9 @@ class GuidedCalibration:
                 return photos[k].homography
             return locate(photos[k].image, self.geometry, locator, config=self.vision, lens=lens).homography
 
+        shared = 0 if isinstance(locator, CornerLocator) else None
         lens, homographies = locate_through_lens(
-            self.geometry, [p.image for p in photos], [p.symbols for p in photos], located
+            self.geometry, [p.image for p in photos], [p.symbols for p in photos], located, [shared] * len(photos)
         )
         through = [replace(p, homography=h) for p, h in zip(photos, homographies, strict=True)]
         return fit_colour_model(self.geometry, through, self.vision, lens)

@@ -77,6 +77,10 @@ class Location:
     by the cheap check (or for fixed corners). ``confirmed`` is False when
     nothing in this image confirmed the board and the previous homography was
     kept (markers hidden): such a frame must be treated as occluded.
+    ``followed`` is True when the board's own lines have nothing more to say
+    of it: markers placed it, or a position that corners placed has been
+    moved onto the lines (:func:`vision.lines.follow_lines`); a location kept
+    from an earlier frame keeps it.
     """
 
     homography: np.ndarray
@@ -86,6 +90,7 @@ class Location:
     marker_quads: dict[int, np.ndarray] = field(default_factory=dict)
     marker_patches: dict[int, np.ndarray] = field(default_factory=dict)
     lens: Lens = STRAIGHT
+    followed: bool = False
 
     def project(self, points: np.ndarray) -> np.ndarray:
         """Image positions (as the camera shows them) of board-plane points (an N×2 array)."""
@@ -191,11 +196,18 @@ def _locate_markers(
                 marker_quads=previous.marker_quads,
                 marker_patches=previous.marker_patches,
                 lens=previous.lens,
+                followed=previous.followed,
             )
     quads = detect_markers(image, locator.dictionary, set(wanted))
     if len(quads) < min(config.min_markers, len(wanted)):
         if previous is not None:
-            return Location(homography=previous.homography, redetected=True, confirmed=False, lens=previous.lens)
+            return Location(
+                homography=previous.homography,
+                redetected=True,
+                confirmed=False,
+                lens=previous.lens,
+                followed=previous.followed,
+            )
         seen = ", ".join(str(i) for i in sorted(quads)) or "none"
         raise BoardNotFoundError(
             f"found too few board markers (ids seen: {seen}; expected {sorted(wanted)} from "
@@ -213,6 +225,7 @@ def _locate_markers(
         marker_quads=quads,
         marker_patches={i: _patch(image, q, side) for i, q in quads.items()},
         lens=lens,
+        followed=True,
     )
 
 

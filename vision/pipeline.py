@@ -16,6 +16,7 @@ measure that the temporal stabiliser uses).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -31,6 +32,7 @@ from vision.config import VisionConfig
 from vision.cover import covered_cells, crossed_ring, ring_cells, ring_points
 from vision.errors import BoardNotFoundError
 from vision.lens import Lens
+from vision.lines import follow_lines
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
 from vision.model import BoardModel
 from vision.pose import CameraPose
@@ -219,6 +221,27 @@ class BoardReader:
         return self._read(image_bgr, location, time.perf_counter())
 
     def _read(self, image: np.ndarray, location: Location, t0: float) -> FrameReading:
+        if location.followed:
+            return self._read_at(image, location, t0)
+        # a new board position placed by corners: read there, then move it onto the board's own lines where the
+        # reading shows them bare, and read again if they moved it (the state the first reading left is not
+        # kept). A covered frame's board is moved for itself alone: the next frame follows the lines again
+        state = (self._light, self._afresh, self._previous_lab, self._seen)
+        reading = self._read_at(image, location, t0)
+        followed = follow_lines(self.geometry, location.homography, location.lens, [(image, reading.symbols)])
+        if followed is location.homography:
+            if not reading.occluded:
+                self._location = dataclasses.replace(location, followed=True)
+            return reading
+        self._light, self._afresh, self._previous_lab, self._seen = state
+        reading = self._read_at(image, dataclasses.replace(location, homography=followed), t0)
+        if not reading.occluded:
+            self._location = dataclasses.replace(location, homography=followed, followed=True)
+        else:
+            self._location = location
+        return reading
+
+    def _read_at(self, image: np.ndarray, location: Location, t0: float) -> FrameReading:
         self._location = location
         points = self._points_of(location.homography, image)
         t1 = time.perf_counter()
