@@ -29,6 +29,7 @@ from calibration.profile import Profile
 from referee.geometry import Geometry
 from vision.config import VisionConfig
 from vision.errors import VisionError
+from vision.lens import STRAIGHT, Lens
 from vision.locate import Location, Locator, locate
 from vision.pipeline import make_view
 
@@ -89,8 +90,10 @@ def map_leds(
     light: Light,
     grab: Grab,
     config: VisionConfig | None = None,
+    lens: Lens = STRAIGHT,
 ) -> LedMapResult:
-    """Light the coded patterns, watch the board, and decode the LED of every cell.
+    """Light the coded patterns, watch the board, and decode the LED of every cell, the board seen through the
+    camera's ``lens`` (the profile's: a wide lens moves the outer cells off a straight lattice).
 
     Raises LedMapError when a cell's code is unclear (two LEDs under one
     cell, a neighbour's light spilling too far) or two cells claim one LED,
@@ -111,8 +114,9 @@ def map_leds(
     for leds in patterns:
         light(leds)
         image = grab()
-        location = locate(image, geometry, locator, location, config)
-        flat = view.warp(image, location.homography)
+        through = lens.for_size((image.shape[1], image.shape[0]))
+        location = locate(image, geometry, locator, location, config, through)
+        flat = view.warp(image, location.homography, location.lens)
         levels.append(disk_means(view, flat.mean(axis=2) / 255.0, centres))
     light(frozenset())
     off, on = levels[0], levels[1]

@@ -133,7 +133,7 @@ def map_leds_in_terminal(
             raise GuidedStopError("the camera gave no more pictures while mapping the LEDs: check it and map again")
         return image
 
-    result = map_leds(profile.board, profile.locator, led_count, light, frames)
+    result = map_leds(profile.board, profile.locator, led_count, light, frames, lens=profile.colour_model.lens)
     say(f"  ok: {sum(led is not None for led in result.cell_leds)} cells, each with its own LED")
     return with_led_map(profile, result)
 

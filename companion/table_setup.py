@@ -210,7 +210,14 @@ class PageCalibration:
                 raise SetupRefusedError("the camera gave no pictures while the LEDs were mapped") from None
 
         try:
-            result = map_leds(profile.board, profile.locator, count() if callable(count) else count, light, grab)
+            result = map_leds(
+                profile.board,
+                profile.locator,
+                count() if callable(count) else count,
+                light,
+                grab,
+                lens=profile.colour_model.lens,
+            )
             mapped = with_led_map(profile, result)
         except LED_MAP_FAILURES as error:
             words = f"The LEDs could not be mapped: {error}. Check that the board is empty and try again"

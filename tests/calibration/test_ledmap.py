@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from calibration.ledmap_auto import LedMapError, led_patterns, map_leds, with_led_map
@@ -11,6 +12,7 @@ from calibration.ready import load_ready_profile
 from calibration.scenarios import emulated_leds
 from hardware.ledmap import LedLayout, LedMap, Wiring
 from referee.geometry import Geometry, parse_geometry
+from vision.lens import Lens
 from vision.locate import MarkerLocator
 
 WIRINGS = {
@@ -97,3 +99,18 @@ def test_a_profile_without_a_board_location_cannot_map_and_says_what_to_do() -> 
 
     with pytest.raises(LedMapError, match="calibrate with --markers or --corners"):
         map_leds(geometry, None, 9, never, lambda: None)
+
+
+def test_the_map_follows_the_cells_through_a_wide_lens() -> None:
+    """A wide lens moves the outer cells of a board off the straight lattice, far enough on a trapezoid that a
+    straight map takes one cell's light for two; seen through the profile's lens, the map is exact."""
+    geometry = parse_geometry("trapezoid:8,8")
+    layout = LedMap().layout(geometry)
+    light, grab, _ = emulated_table(geometry, layout, 3)
+    lens = Lens(-0.3, (1, 1))
+
+    def bent() -> np.ndarray:
+        return lens.show(grab())
+
+    result = map_leds(geometry, MarkerLocator.default(geometry), layout.led_count, light, bent, lens=lens)
+    assert result.cell_leds == tuple(leds[0] for leds in layout.cell_leds)
