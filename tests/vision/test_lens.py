@@ -112,7 +112,16 @@ def draw_board(geometry, corners_straight: np.ndarray, lens: Lens) -> tuple[np.n
 TILTED = np.array([[130.0, 70.0], [520.0, 60.0], [600.0, 430.0], [40.0, 420.0]])
 
 
-@pytest.mark.parametrize(("spec", "k1"), [("points:19x19", -0.08), ("diamond:8", -0.1), ("points:19x19", 0.05)])
+@pytest.mark.parametrize(
+    ("spec", "k1"),
+    [
+        ("points:19x19", -0.08),
+        ("diamond:8", -0.1),
+        ("points:19x19", 0.05),
+        ("hex-diamond:6", -0.1),
+        ("trapezoid:8,8", 0.05),
+    ],
+)
 def test_the_lens_is_fitted_to_the_board_lines_a_photo_shows(spec, k1):
     geometry = parse_geometry(spec)
     picture, corners = draw_board(geometry, TILTED, Lens(k1, SIZE))
