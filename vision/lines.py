@@ -133,10 +133,9 @@ def fit_lens(geometry: Geometry, photos: Sequence[tuple[np.ndarray, np.ndarray, 
     points, near = crossings(geometry)
     views = []
     for image, homography, symbols in photos:
-        grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
         free = bare(near, symbols)
         if free.any():
-            views.append((grey, np.asarray(homography, np.float64), points[free]))
+            views.append((_grey(image), np.asarray(homography, np.float64), points[free]))
     if sum(len(v[2]) for v in views) < MIN_CROSSINGS:
         return LensFit(STRAIGHT, 0, float("nan"), float("nan"))
     k1 = 0.0
@@ -184,7 +183,7 @@ def follow_lines(
     for image, symbols in views:
         free = points[bare(near, symbols)]
         if len(free):
-            grey = image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+            grey = _grey(image)
             shown.append((grey, free, lens.for_size((grey.shape[1], grey.shape[0]))))
     if sum(len(free) for _, free, _ in shown) < MIN_CROSSINGS:
         return homography
@@ -203,11 +202,9 @@ def follow_lines(
         # every view's crossings straightened through its own lens: one homography fits them all
         fitted, miss = _fitted(all_board, all_seen, STRAIGHT, all_pitch)
     before = np.linalg.norm(project(start, STRAIGHT, all_board) - all_seen, axis=1) / np.maximum(all_pitch, 1e-9)
-    cost = float((np.minimum(miss, TRUNCATE) ** 2).sum())
-    start_cost = float((np.minimum(before, TRUNCATE) ** 2).sum())
-    if int((miss <= TRUNCATE).sum()) < MIN_CROSSINGS or cost <= 0.0:
+    if int((miss <= TRUNCATE).sum()) < MIN_CROSSINGS:
         return homography
-    return fitted if (start_cost - cost) / (cost / len(miss)) > FOLLOWED else homography
+    return fitted if _beyond_chance(_truncated(before), _truncated(miss), len(miss), FOLLOWED) else homography
 
 
 def locate_through_lens(
@@ -240,6 +237,11 @@ def locate_through_lens(
         for k in members:
             located[k] = followed
     return lens, located
+
+
+def _grey(image: np.ndarray) -> np.ndarray:
+    """A picture in grey, as ``cornerSubPix`` takes it."""
+    return image if image.ndim == 2 else cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
 
 def _spread(points: np.ndarray) -> float:
@@ -280,8 +282,7 @@ def _cost(seen: list[Found], k1: float) -> float:
     distance from the lattice in pitches, squared, at most ``TRUNCATE`` squared."""
     total = 0.0
     for _, board, found, size, pitch in seen:
-        _, miss = _fitted(board, found, Lens(k1, size), pitch)
-        total += float(np.minimum(miss, TRUNCATE) ** 2 @ np.ones(len(miss)))
+        total += _truncated(_fitted(board, found, Lens(k1, size), pitch)[1])
     return total
 
 
@@ -297,9 +298,19 @@ def _best_k1(seen: list[Found]) -> float:
 def _telling(seen: list[Found], k1: float) -> bool:
     """Whether the crossings tell the lens ``k1`` apart from a straight one: the likelihood ratio of the bent lattice
     against the straight, each crossing's scatter about it as its own fit leaves it, passes ``SIGNIFICANT``."""
-    bent, straight = _cost(seen, k1), _cost(seen, 0.0)
-    count = sum(len(s[1]) for s in seen)
-    return count > 0 and bent > 0.0 and (straight - bent) / (bent / count) > SIGNIFICANT
+    return _beyond_chance(_cost(seen, 0.0), _cost(seen, k1), sum(len(s[1]) for s in seen), SIGNIFICANT)
+
+
+def _truncated(miss: np.ndarray) -> float:
+    """The cost of crossings ``miss`` pitches off a lattice: each squared, at most ``TRUNCATE`` squared."""
+    return float((np.minimum(miss, TRUNCATE) ** 2).sum())
+
+
+def _beyond_chance(plain: float, fitted: float, count: int, bound: float) -> bool:
+    """Whether a lattice of more free terms, whose ``count`` crossings cost ``fitted``, explains them better than
+    the ``plain`` one's cost beyond chance: the likelihood ratio, each crossing's scatter as the fitted lattice
+    leaves it, passes ``bound``."""
+    return count > 0 and fitted > 0.0 and (plain - fitted) / (fitted / count) > bound
 
 
 def _summary(seen: list[Found], k1: float) -> tuple[int, float]:

@@ -95,7 +95,7 @@ def own_reading(
     # about it, the frame cannot overturn it (its few cells' mean, under every piece's shared scatter, leaves
     # a lone stone beside a second, odd one far from both, and the bare board's weight takes it)
     sure = posterior.max(axis=1) >= 1.0 - 1.0 / (1.0 + np.exp(DECISIVE))
-    rare = (np.bincount(first, minlength=classes)[first] <= x.shape[1] + 2) & sure
+    rare = _too_few(np.bincount(first, minlength=classes)[first], x.shape[1]) & sure
     labels[rare], post[rare] = first[rare], posterior[rare]
     return labels, post
 
@@ -141,7 +141,7 @@ def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) 
         members = labels == c
         count = int(members.sum())
         own = residual[members]
-        if count <= width + 2:
+        if _too_few(count, width):
             cov = shared
         elif count < TOLD * width:
             cov = own.T @ own / count
@@ -150,6 +150,12 @@ def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) 
         d2, root = _squared(flat - means[j], cov)
         out[:, c] = np.log(count / n) - 0.5 * (TAILS + width) * np.log1p(d2 / TAILS) - np.log(np.diag(root)).sum()
     return out
+
+
+def _too_few(count: np.ndarray | int, width: int) -> np.ndarray | bool:
+    """Whether a piece of ``count`` cells is too few for a covariance of its own over ``width`` features (it
+    takes the one all pieces share)."""
+    return count <= width + 2
 
 
 def _scatter(residual: np.ndarray) -> np.ndarray:

@@ -229,16 +229,12 @@ class BoardReader:
         state = (self._light, self._afresh, self._previous_lab, self._seen)
         reading = self._read_at(image, location, t0)
         followed = follow_lines(self.geometry, location.homography, location.lens, [(image, reading.symbols)])
-        if followed is location.homography:
-            if not reading.occluded:
-                self._location = dataclasses.replace(location, followed=True)
-            return reading
-        self._light, self._afresh, self._previous_lab, self._seen = state
-        reading = self._read_at(image, dataclasses.replace(location, homography=followed), t0)
-        if not reading.occluded:
-            self._location = dataclasses.replace(location, homography=followed, followed=True)
-        else:
-            self._location = location
+        if followed is not location.homography:
+            self._light, self._afresh, self._previous_lab, self._seen = state
+            reading = self._read_at(image, dataclasses.replace(location, homography=followed), t0)
+        self._location = (
+            location if reading.occluded else dataclasses.replace(location, homography=followed, followed=True)
+        )
         return reading
 
     def _read_at(self, image: np.ndarray, location: Location, t0: float) -> FrameReading:
