@@ -176,6 +176,9 @@ class CellVerdicts:
     calibrated: tuple[str, ...]
     """The likeliest class of each cell by calibration's looks alone, before the frame's own look settled
     the reading (:mod:`vision.own_look`)."""
+    classes: np.ndarray
+    """The class (index among the judge's names) the frame's own look settled each cell on, undecided ones
+    too: the next frame's own look starts from it as well."""
 
 
 def _tails(d2_blocks: list[np.ndarray], blocks: list[slice], width: int) -> np.ndarray:
@@ -329,6 +332,7 @@ class CellJudge:
         light: Light | None = None,
         between: np.ndarray | None = None,
         beside: bool = True,
+        previous: np.ndarray | None = None,
     ) -> CellVerdicts:
         """Decide every cell from what it shows at the search offsets (N×K×F, offset 0 first) around its point
         (``points``, N×2 board units), starting from ``light``: an earlier frame's, most often nearly this
@@ -336,7 +340,8 @@ class CellJudge:
         from ``between`` when given: the log colour (N×3) of the bare board between each cell and its
         neighbours, where no piece lies. ``beside``: whether that is the bare board each point lies on (the
         lines of a board of points cross one surface; a square's corners are where squares of both colours
-        meet): then, cold or warm, it gives the frame's own look a second start (:func:`_bare_beside`)."""
+        meet): then, cold or warm, it gives the frame's own look a second start (:func:`_bare_beside`), and
+        ``previous``, the classes the frame before settled on (:attr:`CellVerdicts.classes`), one more."""
         n = seen.shape[0]
         rows = np.arange(n)
         allowed = np.ones((n, len(self.offsets)), dtype=bool)
@@ -391,6 +396,13 @@ class CellJudge:
         starts = (
             () if between is None or not beside else (_bare_beside(calibrated.argmax(axis=1), seen[:, 0, :3], between),)
         )
+        # and from the reading the frame before settled on: the board seldom changes between frames, and the
+        # own look settles on the likeliest reading only from near it (a lamp's frame read warm settled 10.6
+        # below the reading the same frame had settled on afresh, 6 cells otherwise). Not on a board of cells,
+        # whose bare board is squares of two colours to the own look's one bare piece: a start from a wholly
+        # other reading settled there on light squares as white stones
+        if previous is not None and beside:
+            starts = (previous, *starts)
         k, post = own_reading(seen[:, 0, :], self.terms, calibrated, starts)
         conf = post[rows, k]
         # odd only when neither calibration's looks nor the frame's own look of any piece explains the cell
@@ -408,6 +420,7 @@ class CellJudge:
             offsets=self.offsets[found],
             found=found,
             calibrated=tuple(self.names[j] for j in calibrated.argmax(axis=1).tolist()),
+            classes=k,
         )
 
     def _likeliest_light(self, seen: np.ndarray, allowed: np.ndarray, between: np.ndarray | None) -> Light:

@@ -16,9 +16,9 @@ Two signs, both read against what calibration saw, in this frame's light:
   every frame: skin and sleeves move the colour channels against each other
   (a hue), while a change of light, a shadow or glare moves them together.
   Two neighbouring patches of the ring whose hue changed by more than
-  ``border_hue`` (log colour) are an arm crossing; a patch beside an edge
-  cell that holds a piece says nothing (a Go stone on the edge line, seen
-  from the side, reaches over the rim).
+  ``border_hue`` (log colour) are an arm crossing; a patch that a piece on
+  the board may reach says nothing (a Go stone on the edge line, seen from
+  the side, reaches over the rim, beside its own point and its neighbours').
 
 A still board in odd light is never covered: the light field of
 :mod:`vision.cells` takes the light's change out of both signs first. The
@@ -82,9 +82,21 @@ def ring_points(geometry: Geometry, out: float, step: float) -> np.ndarray:
     return np.array(points)
 
 
-def ring_cells(ring: np.ndarray, centres: np.ndarray) -> np.ndarray:
-    """The cell (index) beside each patch of the ring (M): the nearest, whose piece may lean over the patch."""
-    return np.linalg.norm(ring[:, None, :] - centres[None, :, :], axis=2).argmin(axis=1)
+def ring_cells(ring: np.ndarray, centres: np.ndarray, reach: float) -> np.ndarray:
+    """Which cells' pieces may show over each patch of the ring (M×N, bool): the nearest cell's, and every
+    cell's whose point lies within ``reach`` of the patch (a piece's radius, how far off its point it may lie,
+    and half the window a patch's colour is read over). A Go stone on the edge line reaches over the rim
+    beside its neighbour's point too, and its shadow further."""
+    distance = np.linalg.norm(ring[:, None, :] - centres[None, :, :], axis=2)
+    beside = distance <= reach
+    beside[np.arange(len(ring)), distance.argmin(axis=1)] = True
+    return beside
+
+
+def free_patches(beside: np.ndarray, bare: np.ndarray) -> np.ndarray:
+    """Which patches of the ring (M) no piece shows over: every cell ``beside`` them (M×N, see
+    :func:`ring_cells`) is ``bare`` (N)."""
+    return ~(beside & ~bare[None, :]).any(axis=1)
 
 
 def _tells_hue(seen: np.ndarray, reference: np.ndarray) -> np.ndarray:

@@ -36,7 +36,7 @@ from referee.geometry import Geometry, Layout
 from vision.board_image import BoardView
 from vision.cells import field_columns, field_offsets, light_terms
 from vision.config import VisionConfig
-from vision.cover import ring_cells, ring_points
+from vision.cover import free_patches, ring_cells, ring_points
 from vision.errors import ColourModelError
 from vision.lens import STRAIGHT, Lens
 from vision.model import STONES, BoardModel, StoneLook, Vector, as_matrix, as_vector
@@ -371,7 +371,7 @@ def fit_colour_model(
     cell empty) shows it, unknown where none does (an edge stone seen from the side leans over the rim).
     Raises ColourModelError when the photos cannot give one."""
     from vision.balls import BALL_RADIUS
-    from vision.pipeline import make_view, search_offsets
+    from vision.pipeline import make_view, ring_reach, search_offsets
 
     config = config or VisionConfig()
     if not photos:
@@ -390,10 +390,11 @@ def fit_colour_model(
         lens,
     )
     ring = ring_points(geometry, config.border_out, config.border_step)
-    beside = ring_cells(ring, np.array(geometry.centres, dtype=np.float64))
+    beside = ring_cells(ring, np.array(geometry.centres, dtype=np.float64), ring_reach(geometry, config))
     border: list[Vector | None] = [None] * len(ring)
     for photo in photos:
-        free = [i for i in np.flatnonzero(np.array(photo.symbols)[beside] == ".") if border[i] is None]
+        shown = free_patches(beside, np.array(photo.symbols) == ".")
+        free = [i for i in np.flatnonzero(shown) if border[i] is None]
         if free:
             through = lens.for_size((photo.image.shape[1], photo.image.shape[0]))
             flat = view.warp(photo.image, photo.homography, through)

@@ -29,7 +29,7 @@ from vision.balls import BALL_RADIUS, count_balls
 from vision.board_image import BoardView, colour_of_log
 from vision.cells import FOLLOWED, LIGHT_SPREAD, CellJudge, CellVerdicts, Light, light_terms
 from vision.config import VisionConfig
-from vision.cover import covered_cells, crossed_ring, ring_cells, ring_points
+from vision.cover import covered_cells, crossed_ring, free_patches, ring_cells, ring_points
 from vision.errors import BoardNotFoundError
 from vision.lens import Lens
 from vision.lines import follow_lines
@@ -97,6 +97,13 @@ def make_view(geometry: Geometry, config: VisionConfig) -> BoardView:
     )
 
 
+def ring_reach(geometry: Geometry, config: VisionConfig) -> float:
+    """How far (board units) from its point a piece of ``geometry`` may show over the ring around the board:
+    its radius, as far off its point as it is looked for, and half the window a patch's colour is read over."""
+    radius = piece_radius(geometry)
+    return radius + float(np.linalg.norm(search_offsets(geometry, config), axis=1).max()) + config.window * radius
+
+
 def search_offsets(geometry: Geometry, config: VisionConfig) -> np.ndarray:
     """The offsets (K×2, board units, zero first) around a cell's point where its piece is looked for: up to
     ``config.search`` away for a stone; anywhere a ball can lie on a Kaskade cell."""
@@ -145,14 +152,15 @@ class BoardReader:
         )
         self.ring = ring_points(geometry, self.config.border_out, self.config.border_step)
         self.ring_terms = light_terms(self.centres, self.ring)
-        self.ring_cell = ring_cells(self.ring, self.centres)
-        """The cell nearest each patch of the ring."""
+        self.ring_cells = ring_cells(self.ring, self.centres, ring_reach(geometry, self.config))
+        """Which cells' pieces may show over each patch of the ring (M×N)."""
         self.corners, self.corner_on_board = cell_corners(geometry)
         self._corner_groups = _corner_groups(self.corner_on_board)
         self._location: Location | None = None
         self._points: np.ndarray | None = None
         self._points_for: np.ndarray | None = None
         self._light: Light | None = None
+        self._classes: np.ndarray | None = None
         self._afresh: tuple[tuple[str, ...], tuple[int, ...] | None] | None = None
         """What the last frame's fresh look read, when it found that frame clear and its warm reading did not."""
         self._previous_lab: np.ndarray | None = None
@@ -226,11 +234,11 @@ class BoardReader:
         # a new board position placed by corners: read there, then move it onto the board's own lines where the
         # reading shows them bare, and read again if they moved it (the state the first reading left is not
         # kept). A covered frame's board is moved for itself alone: the next frame follows the lines again
-        state = (self._light, self._afresh, self._previous_lab, self._seen)
+        state = (self._light, self._classes, self._afresh, self._previous_lab, self._seen)
         reading = self._read_at(image, location, t0)
         followed = follow_lines(self.geometry, location.homography, location.lens, [(image, reading.symbols)])
         if followed is not location.homography:
-            self._light, self._afresh, self._previous_lab, self._seen = state
+            self._light, self._classes, self._afresh, self._previous_lab, self._seen = state
             reading = self._read_at(image, dataclasses.replace(location, homography=followed), t0)
         self._location = (
             location if reading.occluded else dataclasses.replace(location, homography=followed, followed=True)
@@ -267,6 +275,7 @@ class BoardReader:
         self._seen = self.judge.calibration_look(seen[np.arange(len(points)), verdicts.found], verdicts.light)
         if not occluded:
             self._light = verdicts.light
+            self._classes = verdicts.classes
         t3 = time.perf_counter()
         lab = _lab(seen[:, 0, :3])
         change = 0.0 if self._previous_lab is None else float(np.sqrt(((lab - self._previous_lab) ** 2).sum(1)).max())
@@ -300,7 +309,7 @@ class BoardReader:
         # on a board of points, the bare board beside each point, which the frame's own look starts from as well
         beside = self.geometry.layout is Layout.POINT
         between = self._between(features) if light is None or beside else None
-        verdicts = self.judge.judge(seen, points, light, between, beside)
+        verdicts = self.judge.judge(seen, points, light, between, beside, self._classes if light is not None else None)
         symbols, counts = verdicts.symbols, None
         if self.geometry.kind == "grid":
             symbols, counts = count_balls(verdicts, self.judge, seen)
@@ -315,7 +324,7 @@ class BoardReader:
                 self.ring_terms,
                 self.config.border_hue,
                 # beside a piece by calibration's looks: a hand the frame's own look reads as stones still counts
-                np.isin(np.array(verdicts.calibrated)[self.ring_cell], (".", "?")),
+                free_patches(self.ring_cells, np.isin(np.array(verdicts.calibrated), (".", "?"))),
             )
         covered = covered_cells(
             verdicts.distance,

@@ -8,27 +8,28 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.geometry import parse_geometry
+from referee.geometry import Layout, parse_geometry
 from tests.vision.synthetic import SIZE
 from vision.board_image import BRIGHTEST, DARKEST, LOG_FLOOR, tells_light
 from vision.cells import light_terms
 from vision.config import VisionConfig
-from vision.cover import crossed_ring, ring_cells, ring_points
+from vision.cover import crossed_ring, free_patches, ring_cells, ring_points
 from vision.learn import CalibrationPhoto, fit_colour_model
 from vision.locate import MarkerLocator, locate
 from vision.model import BoardModel
+from vision.pipeline import ring_reach
 from vision.synth import CLEAN, Renderer, make_scene
 
 
 def test_the_rim_beside_a_calibration_stone_is_left_unknown() -> None:
     """A stone on an edge cell, seen from the side, leans over the rim: calibration photos of a game under way
-    must not teach the rim the stone's colour. A patch beside a stone in every photo stays unknown; one seen
+    must not teach the rim the stone's colour. A patch a stone may reach in every photo stays unknown; one seen
     free in any photo is learned."""
     geometry = parse_geometry("diamond:4")
     config = VisionConfig()
     ring = ring_points(geometry, config.border_out, config.border_step)
-    beside = ring_cells(ring, np.array(geometry.centres, dtype=np.float64))
-    edge = sorted(set(beside[: len(beside) // 3].tolist()))
+    beside = ring_cells(ring, np.array(geometry.centres, dtype=np.float64), ring_reach(geometry, config))
+    edge = sorted(set(np.flatnonzero(beside[: len(beside) // 3].any(axis=0)).tolist()))
     layout = tuple("o" if i in edge else ("x" if i % 5 == 0 else ".") for i in range(len(geometry.cells)))
     renderer = Renderer(make_scene(geometry, 3, CLEAN.with_(hand_probability=0.0, glare_probability=0.0), SIZE))
     photos = []
@@ -39,7 +40,7 @@ def test_the_rim_beside_a_calibration_stone_is_left_unknown() -> None:
     model = fit_colour_model(geometry, photos, config)
     assert model.border is not None
     unknown = [c is None for c in model.border]
-    assert unknown == [layout[cell] != "." for cell in beside]
+    assert unknown == [any(layout[cell] != "." for cell in np.flatnonzero(row)) for row in beside]
     assert any(unknown) and not all(unknown)
     again = BoardModel.from_dict(json.loads(json.dumps(model.to_dict())))
     assert again.border is not None
@@ -164,3 +165,34 @@ def test_a_channel_calibration_saw_clipped_tells_no_hue(start: int, width: int, 
     free = np.ones(len(ring), dtype=bool)
     light = np.full_like(seen, np.log(gain))
     assert not crossed_ring(seen, reference, light, terms, 0.23, free)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(("points:9x9", "points:19x19", "diamond:8", "hexagon:4,4")), st.data())
+def test_a_patch_is_free_only_when_no_piece_may_reach_it(spec: str, data: st.DataObject) -> None:
+    """A patch is free when no cell whose piece may show over it holds one: its nearest cell, and on a board of
+    points the neighbouring edge point's too (a Go stone beside a patch half a pitch along the rim, or lying a
+    little off its point, reaches over it: its body and shadow changed the hue of `go-coloured-light`'s rim
+    beside a bare edge point). A stone on any other cell leaves the patch free."""
+    geometry = parse_geometry(spec)
+    config = VisionConfig()
+    centres = np.array(geometry.centres, dtype=np.float64)
+    ring = ring_points(geometry, config.border_out, config.border_step)
+    reach = ring_reach(geometry, config)
+    beside = ring_cells(ring, centres, reach)
+    patch = data.draw(st.integers(0, len(ring) - 1))
+    distance = np.linalg.norm(centres - ring[patch], axis=1)
+    assert beside[patch, distance.argmin()]
+    assert not beside[patch, distance > reach + 1e-9].any() or distance.min() > reach
+    stone = data.draw(st.integers(0, len(centres) - 1))
+    bare = np.ones(len(centres), dtype=bool)
+    bare[stone] = False
+    assert free_patches(beside, bare)[patch] == (not beside[patch, stone])
+    if geometry.layout is Layout.POINT:
+        # the patch half a pitch along the bottom rim between two edge points: either one's stone reaches it,
+        # a stone on the row above does not
+        cell = {(round(x), round(y)): i for i, (x, y) in enumerate(centres.tolist())}
+        low = max(y for _, y in cell)
+        between = np.argmin(np.linalg.norm(ring - np.array([2.5, low + config.border_out]), axis=1))
+        assert beside[between, cell[(2, low)]] and beside[between, cell[(3, low)]]
+        assert not beside[between, cell[(2, low - 1)]]
