@@ -35,12 +35,18 @@ import math
 import numpy as np
 
 from referee.geometry import Geometry, Layout
+from vision.board_image import LOG_FLOOR
 from vision.surface import lit_surface, shows_hue
 
 RIM_SPREAD = 0.05
 """How far (log colour) a patch may lie off the ring's own light and still count fully in its fit."""
 RIM_ROUNDS = 6
 """Rounds of fitting the ring's own light, each weighing the patches by how far they lay off the last."""
+NOISE = math.log(2.0 * LOG_FLOOR)
+"""The log colour of a channel as bright as the camera's noise (:data:`~vision.board_image.LOG_FLOOR`, which
+the log colour is floored at). Darker, a channel may change by a whole unit between two photos of one board:
+under the blue lamp of ``go-coloured-light`` the margin's red channel, 1 to 4 of 255 where the ring's light
+expected 4, moved a patch's hue by up to 0.6 and reported a clear board covered (``g2_blue_1``)."""
 
 
 def covered_cells(distance: np.ndarray, neighbours: tuple[tuple[int, ...], ...], odd: float, group: int) -> np.ndarray:
@@ -110,9 +116,11 @@ def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.
     log colours (M×3, in order around the ring) in this frame and at calibration, ``light`` this frame's light
     at each (M×3, log). The lamp's glare the patch shows is taken out first (:func:`vision.surface.lit_surface`);
     channels the camera shows black or clipped, in this frame or in calibration's (whose clipped channel falls
-    short of the surface's colour), tell no hue, nor does a patch with fewer than two others."""
+    short of the surface's colour), tell no hue, nor does a patch with fewer than two others. A channel within
+    the camera's noise of black (:data:`NOISE`) is taken at that noise, in this frame and in what the patch
+    would show: darker tells nothing more."""
     lit, _, _ = lit_surface(reference + light, seen)
-    change = seen - lit
+    change = np.maximum(seen, NOISE) - np.maximum(lit, NOISE)
     told = _tells_hue(seen, reference)
     known = told.sum(axis=1) >= 2
     spread = np.zeros(len(seen))

@@ -64,6 +64,26 @@ def test_an_unknown_patch_never_shows_an_arm(start: int, change: float) -> None:
     assert not crossed_ring(seen, reference, light, terms, 0.23, free)
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 19), st.lists(st.floats(0.0, 1.0), min_size=20, max_size=20))
+def test_a_channel_within_the_cameras_noise_tells_no_hue(start: int, noise: list[float]) -> None:
+    """Under a blue lamp a margin's red channel sits at a few 255ths, where its log colour jumps by a whole unit
+    from photo to photo: no jump there is an arm. The same channel dropping there from where the camera shows
+    it (not to black itself, which tells no hue) is one."""
+    reference = np.tile(np.array([-0.3, -0.1, 0.0]), (20, 1))
+    light = np.tile(np.array([0.4, -0.3, -2.6]), (20, 1))  # red expected at 4 of 255
+    seen = reference + light
+    seen[:, 2] = np.log(np.array(noise) * LOG_FLOOR + LOG_FLOOR)  # anywhere from black to the noise
+    free = np.ones(20, dtype=bool)
+    terms = np.ones((20, 1))
+    assert not crossed_ring(seen, reference, light, terms, 0.23, free)
+    arm = [start, (start + 1) % 20]
+    lit = reference + np.array([0.4, -0.3, -0.6])
+    dropped = lit.copy()
+    dropped[arm, 2] = np.log(2.0 * LOG_FLOOR)  # as dark as the noise
+    assert crossed_ring(dropped, reference, lit - reference, terms, 0.23, free)
+
+
 def _ring_of(spec: str) -> tuple[np.ndarray, np.ndarray]:
     """A board's ring and the light field's terms at its patches."""
     geometry = parse_geometry(spec)
