@@ -46,7 +46,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, tells_light
-from vision.model import BoardModel
+from vision.model import BoardModel, StoneLook
 from vision.own_look import TAILS, own_distance, own_reading
 from vision.surface import lamp_hue, lit_surface
 
@@ -207,6 +207,17 @@ def _shown(mean: np.ndarray, field: np.ndarray) -> np.ndarray:
     return out
 
 
+def _stone_arrays(
+    looks: list[StoneLook], width: int, blocks: list[slice]
+) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+    """The means (C×F), inverse spreads (per feature block, C×B×B) and norms (C) of stone ``looks``."""
+    means = np.array([s.mean for s in looks], dtype=np.float64).reshape(-1, width)
+    spreads = np.array([s.spread for s in looks], dtype=np.float64).reshape(-1, width, width)
+    inverses = [np.linalg.inv(spreads[:, b, b]) if len(spreads) else spreads for b in blocks]
+    norm = sum(0.5 * np.linalg.slogdet(spreads[:, b, b])[1] for b in blocks) if len(spreads) else np.zeros(0)
+    return means, inverses, np.asarray(norm, dtype=np.float64)
+
+
 def _near_light(off: np.ndarray) -> np.ndarray:
     """How fully each cell (N) counts in a fit of the light, by how far its colour lies off it (``off``, N×3 log):
     a Cauchy weight of scale ``LIGHT_SPREAD`` on the root mean square over the channels."""
@@ -283,11 +294,13 @@ class CellJudge:
         stone_radius: float,
         min_confidence: float,
         outlier: float,
+        squares: np.ndarray | None = None,
     ) -> None:
         """``centres``: the cells' board positions (for the light field); ``neighbours``: each cell's neighbours;
         ``offsets``: the search offsets (K×2, the first one zero); ``stone_radius``: the largest a stone is
         (board units); ``min_confidence``: least posterior of a read symbol; ``outlier``: distance (in spreads)
-        beyond which a cell is unexplained."""
+        beyond which a cell is unexplained; ``squares``: each cell's colour of square (N ints, see
+        :func:`vision.model.like_groups`), which tells which of the model's ball looks apply to it."""
         self.names = (".", *model.stones)
         self.offsets = np.asarray(offsets, dtype=np.float64)
         reach = float(np.sqrt((self.offsets**2).sum(axis=1)).max())
@@ -313,12 +326,19 @@ class CellJudge:
         self.blocks = [b for b in BLOCKS if len(range(width)[b])]
         self.empty_inv = [np.linalg.inv(cov[:, b, b]) for b in self.blocks]
         self.empty_norm = sum(0.5 * np.linalg.slogdet(cov[:, b, b])[1] for b in self.blocks)
-        self.means = np.array([s.mean for s in model.stones.values()], dtype=np.float64).reshape(-1, width)
-        spreads = np.array([s.spread for s in model.stones.values()], dtype=np.float64).reshape(-1, width, width)
-        self.stone_inv = [np.linalg.inv(spreads[:, b, b]) if len(spreads) else spreads for b in self.blocks]
-        self.stone_norm = (
-            sum(0.5 * np.linalg.slogdet(spreads[:, b, b])[1] for b in self.blocks) if len(spreads) else np.zeros(0)
-        )
+        self.means, self.stone_inv, self.stone_norm = _stone_arrays(list(model.stones.values()), width, self.blocks)
+        self.ball_looks = [(np.ones(len(self.empty), dtype=bool), self.means, self.stone_inv, self.stone_norm)]
+        """The looks a ball may have in each cell: for each colour of square its cells (N, bool) and each ball
+        colour's mean (C×F), inverse spreads (per block, C×B×B) and norm (C); calibration's look of each
+        piece alone on boards without ball looks of their own."""
+        if model.ball_looks is not None and squares is not None:
+            self.ball_looks = [
+                (
+                    np.asarray(squares) == g,
+                    *_stone_arrays([on.get(c, look) for c, look in model.stones.items()], width, self.blocks),
+                )
+                for g, on in enumerate(model.ball_looks)
+            ]
         self.pivot = np.median(self.empty[:, :3], axis=0)
         """The board's own colour: the light's contrast works about it, its field's constant is the light there."""
         ridge = np.full(self.terms.shape[1], RIDGE)
@@ -519,9 +539,10 @@ class CellJudge:
         out[:, 3:] = light.unshow(out[:, 3:])
         return out
 
-    def _shown_means(self, light: Light) -> np.ndarray:
-        """The stone colours' means (C×F) in ``light``, before its field is added."""
-        means = self.means.copy()
+    def _shown_means(self, light: Light, means: np.ndarray | None = None) -> np.ndarray:
+        """The stone colours' means (C×F; ``means``, calibration's when None) in ``light``, before its field is
+        added."""
+        means = (self.means if means is None else means).copy()
         means[:, :3] = self.in_light(means[:, :3], light.contrast)
         means[:, 3:] = light.show(means[:, 3:])
         return means
@@ -641,9 +662,12 @@ class CellJudge:
         field = self.terms @ light.field
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
         _, empty, _ = self._bare_loglik(seen, light)
-        d = normal - _shown(self._shown_means(light)[stone], field)[:, None, :]
-        parts = [_quadratic(d[:, :, b], inv[stone]) for b, inv in zip(self.blocks, self.stone_inv, strict=True)]
-        return _tails(parts, self.blocks, seen.shape[2]) - self.stone_norm[stone] - empty
+        out = np.empty(seen.shape[:2])
+        for cells, means, inverses, norm in self.ball_looks:
+            d = normal[cells] - _shown(self._shown_means(light, means)[stone], field[cells])[:, None, :]
+            parts = [_quadratic(d[:, :, b], inv[stone]) for b, inv in zip(self.blocks, inverses, strict=True)]
+            out[cells] = _tails(parts, self.blocks, seen.shape[2]) - norm[stone] - empty[cells]
+        return out
 
     def _without_overlaps(self, scores: _Scores, points: np.ndarray, allowed: np.ndarray) -> np.ndarray:
         """The offsets each cell may still take a stone at, once every stone that overlaps a neighbour's better

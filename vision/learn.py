@@ -32,14 +32,14 @@ from dataclasses import dataclass, replace
 import cv2
 import numpy as np
 
-from referee.geometry import Geometry, Layout
+from referee.geometry import Geometry
 from vision.board_image import BoardView
 from vision.cells import field_columns, field_offsets, light_terms
 from vision.config import VisionConfig
 from vision.cover import free_patches, ring_cells, ring_points
 from vision.errors import ColourModelError
 from vision.lens import STRAIGHT, Lens
-from vision.model import STONES, BoardModel, StoneLook, Vector, as_matrix, as_vector
+from vision.model import STONES, BoardModel, StoneLook, Vector, as_matrix, as_vector, like_groups
 from vision.pose import CameraPose
 
 LIKE_NEIGHBOURS = 4
@@ -83,14 +83,6 @@ class _Seen:
     features: np.ndarray
     augmented: tuple[np.ndarray, ...]
     pose: CameraPose
-
-
-def like_groups(geometry: Geometry) -> np.ndarray:
-    """Which cells are alike when empty (N ints): the two square colours of a checkerboard, one group otherwise."""
-    if geometry.layout is not Layout.SQUARE:
-        return np.zeros(len(geometry.cells), dtype=np.intp)
-    centres = np.floor(np.array(geometry.centres)).astype(np.intp)
-    return (centres[:, 0] + centres[:, 1]) % 2
 
 
 def learn_model(
@@ -147,18 +139,20 @@ def learn_model(
     width = seen.shape[2]
     floor = np.zeros((width, width))
     floor[:3, :3] = np.eye(3) * spread_floor**2
-    looks = {}
-    for s in stones:
-        own = labels == s
-        samples = normal[own]
-        jitter = (augmented_normal[:, own] - samples[None]).reshape(-1, width)
-        spread = jitter.T @ jitter / len(jitter) + floor
-        if len(samples) > width:
-            spread += np.cov(samples.T)
-        looks[s] = StoneLook(mean=as_vector(samples.mean(axis=0)), spread=as_matrix(spread), count=len(samples))
-    around = None
+    looks = {s: _look(normal, augmented_normal, labels == s, floor) for s in stones}
+    around = ball_looks = None
     if geometry.kind == "grid" and offsets is not None:
         around = _empty_around(view, seen_photos, points, labels, light, centres, groups, np.asarray(offsets))
+        # a ball's look on each colour of square, where enough balls of its colour lay there to tell it
+        squares = [groups == g for g in range(int(groups.max()) + 1)]
+        ball_looks = tuple(
+            {
+                s: _look(normal, augmented_normal, (labels == s) & on, floor)
+                for s in stones
+                if ((labels == s) & on).sum() > width
+            }
+            for on in squares
+        )
     return BoardModel(
         geometry=geometry.spec,
         height=height,
@@ -169,7 +163,21 @@ def learn_model(
         stones=looks,
         empty_around=None if around is None else tuple(tuple(as_vector(v) for v in cell) for cell in around),
         lens=lens,
+        ball_looks=ball_looks,
     )
+
+
+def _look(normal: np.ndarray, augmented: np.ndarray, own: np.ndarray, floor: np.ndarray) -> StoneLook:
+    """The look of the ``own`` cells of the photos (T×N, bool): the mean of what they show in calibration's light
+    (``normal``, T×N×F), and a spread of how their augmented copies (``augmented``, A×T×N×F) differ from them,
+    plus ``floor``, plus the cells' own scatter where there are more of them than features."""
+    width = normal.shape[2]
+    samples = normal[own]
+    jitter = (augmented[:, own] - samples[None]).reshape(-1, width)
+    spread = jitter.T @ jitter / len(jitter) + floor
+    if len(samples) > width:
+        spread += np.cov(samples.T)
+    return StoneLook(mean=as_vector(samples.mean(axis=0)), spread=as_matrix(spread), count=len(samples))
 
 
 def _empty_around(

@@ -21,6 +21,11 @@ texture. In it:
   calibration never saw free (beside an empty cell) is None.
 - ``empty_around``: on Kaskade boards, each cell's bare look at every point
   a ball is looked for (see :mod:`vision.balls`); None on other boards.
+- ``ball_looks``: on Kaskade boards, each ball colour's look on each
+  colour of square (:func:`like_groups`), where calibration showed enough
+  balls of it there; None on other boards. A ball is small: the square
+  shows all round it, and its outline is as sharp as the square is unlike
+  it (a black ball on a dark square shows hardly any).
 - ``lens``: how the camera's lens bends the board's lines (see
   :mod:`vision.lens`), fitted to them at calibration; straight when the
   photos showed too few of them.
@@ -38,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from referee.geometry import Geometry
+from referee.geometry import Geometry, Layout
 from vision.errors import ColourModelError
 from vision.lens import STRAIGHT, Lens
 
@@ -71,6 +76,7 @@ class BoardModel:
     border: tuple[Vector | None, ...] | None = None
     empty_around: tuple[tuple[Vector, ...], ...] | None = None
     lens: Lens = STRAIGHT
+    ball_looks: tuple[dict[str, StoneLook], ...] | None = None
 
     @property
     def features(self) -> int:
@@ -100,10 +106,7 @@ class BoardModel:
             "empty_seen": [int(s) for s in self.empty_seen],
             "empty_spread": _matrix_out(self.empty_spread),
             "like_spread": _matrix_out(self.like_spread),
-            "stones": {
-                s: {"mean": [round(v, 4) for v in look.mean], "spread": _matrix_out(look.spread), "count": look.count}
-                for s, look in self.stones.items()
-            },
+            "stones": {s: _look_out(look) for s, look in self.stones.items()},
         }
         if self.border is not None:
             data["border"] = [None if c is None else [round(v, 4) for v in c] for c in self.border]
@@ -111,6 +114,8 @@ class BoardModel:
             data["empty_around"] = [[[round(v, 3) for v in c] for c in cell] for cell in self.empty_around]
         if not self.lens.straight:
             data["lens"] = self.lens.to_dict()
+        if self.ball_looks is not None:
+            data["ball_looks"] = [{s: _look_out(look) for s, look in looks.items()} for looks in self.ball_looks]
         return data
 
     @classmethod
@@ -133,17 +138,12 @@ class BoardModel:
             seen = _list(data["empty_seen"], "empty_seen")
             if len(seen) != len(empty) or not all(v in (0, 1, True, False) for v in seen):
                 raise ColourModelError("colour model: empty_seen must hold 0 or 1 for each cell")
-            stones = {}
-            for symbol, look in dict(data["stones"]).items():
-                if symbol not in STONES:
-                    raise ColourModelError(f"colour model: stones has '{symbol}', expected one of {' '.join(STONES)}")
-                count = look["count"]
-                if not isinstance(count, int) or count < 1:
-                    raise ColourModelError(f"colour model: stones.{symbol}.count must be a whole number of stones")
-                stones[symbol] = StoneLook(
-                    mean=_vector(look["mean"], f"stones.{symbol}.mean", width),
-                    spread=_matrix(look["spread"], f"stones.{symbol}.spread", width),
-                    count=count,
+            stones = _looks_in(data["stones"], "stones", width)
+            ball_looks = data.get("ball_looks")
+            if ball_looks is not None:
+                ball_looks = tuple(
+                    _looks_in(looks, f"ball_looks[{k}]", width)
+                    for k, looks in enumerate(_list(ball_looks, "ball_looks"))
                 )
             border = data.get("border")
             if border is not None:
@@ -167,6 +167,7 @@ class BoardModel:
                 border=border,
                 empty_around=around,
                 lens=Lens() if data.get("lens") is None else Lens.from_dict(data["lens"]),
+                ball_looks=ball_looks,
             )
         except KeyError as missing:
             raise ColourModelError(f"colour model: the field {missing} is missing") from None
@@ -174,6 +175,38 @@ class BoardModel:
             if isinstance(bad, ColourModelError):
                 raise
             raise ColourModelError(f"colour model: malformed value ({bad})") from None
+
+
+def like_groups(geometry: Geometry) -> np.ndarray:
+    """Which cells are alike when empty (N ints): the two square colours of a checkerboard, one group otherwise."""
+    if geometry.layout is not Layout.SQUARE:
+        return np.zeros(len(geometry.cells), dtype=np.intp)
+    centres = np.floor(np.array(geometry.centres)).astype(np.intp)
+    return (centres[:, 0] + centres[:, 1]) % 2
+
+
+def _look_out(look: StoneLook) -> dict[str, Any]:
+    """A stone look as JSON-ready data."""
+    return {"mean": [round(v, 4) for v in look.mean], "spread": _matrix_out(look.spread), "count": look.count}
+
+
+def _looks_in(data: Any, name: str, width: int) -> dict[str, StoneLook]:
+    """The stone looks (by symbol) described by ``data``; raises ColourModelError naming the field that is wrong."""
+    if not isinstance(data, dict):
+        raise ColourModelError(f"colour model: {name} must map stone symbols to looks")
+    looks = {}
+    for symbol, look in data.items():
+        if symbol not in STONES:
+            raise ColourModelError(f"colour model: {name} has '{symbol}', expected one of {' '.join(STONES)}")
+        count = look["count"]
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise ColourModelError(f"colour model: {name}.{symbol}.count must be a whole number of stones")
+        looks[symbol] = StoneLook(
+            mean=_vector(look["mean"], f"{name}.{symbol}.mean", width),
+            spread=_matrix(look["spread"], f"{name}.{symbol}.spread", width),
+            count=count,
+        )
+    return looks
 
 
 def _list(value: Any, name: str) -> list[Any]:

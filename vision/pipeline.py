@@ -34,7 +34,7 @@ from vision.errors import BoardNotFoundError
 from vision.lens import Lens
 from vision.lines import follow_lines
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
-from vision.model import BoardModel
+from vision.model import BoardModel, like_groups
 from vision.pose import CameraPose
 
 
@@ -141,15 +141,7 @@ class BoardReader:
         self.view = make_view(geometry, self.config)
         self.centres = np.array(geometry.centres, dtype=np.float64)
         self.offsets = search_offsets(geometry, self.config)
-        self.judge = CellJudge(
-            colour_model,
-            self.centres,
-            geometry.neighbours_ix,
-            self.offsets,
-            piece_radius(geometry),
-            self.config.min_confidence,
-            self.config.outlier,
-        )
+        self.judge = self._judge_of(colour_model)
         self.ring = ring_points(geometry, self.config.border_out, self.config.border_step)
         self.ring_terms = light_terms(self.centres, self.ring)
         self.ring_cells = ring_cells(self.ring, self.centres, ring_reach(geometry, self.config))
@@ -170,7 +162,12 @@ class BoardReader:
         """Read the next frames with ``colour_model`` (the same board's model, nudged or learned again)."""
         colour_model.check_fits(self.geometry)
         self.model = colour_model
-        self.judge = CellJudge(
+        self.judge = self._judge_of(colour_model)
+        self._points = None
+
+    def _judge_of(self, colour_model: BoardModel) -> CellJudge:
+        """The judge of this board's cells under ``colour_model``."""
+        return CellJudge(
             colour_model,
             self.centres,
             self.geometry.neighbours_ix,
@@ -178,8 +175,8 @@ class BoardReader:
             piece_radius(self.geometry),
             self.config.min_confidence,
             self.config.outlier,
+            like_groups(self.geometry),
         )
-        self._points = None
 
     def last_features(self) -> np.ndarray | None:
         """What each cell showed in the last frame read (N×F features, see

@@ -49,6 +49,12 @@ def test_a_model_stored_as_json_reads_back_the_same(height, look):
     assert np.allclose(again.empty, original.empty, atol=1e-4)
     assert np.allclose(again.stones["x"].spread, original.stones["x"].spread, atol=1e-6)
     assert again.empty_seen == original.empty_seen
+    assert again.ball_looks is None
+    squares = (original.stones, {"o": original.stones["x"]})
+    with_balls = BoardModel.from_dict(json.loads(json.dumps(model(ball_looks=squares).to_dict())))
+    assert with_balls.ball_looks is not None
+    assert [sorted(on) for on in with_balls.ball_looks] == [["o", "x"], ["o"]]
+    assert np.allclose(with_balls.ball_looks[1]["o"].mean, original.stones["x"].mean, atol=1e-4)
 
 
 @pytest.mark.parametrize(
@@ -60,6 +66,11 @@ def test_a_model_stored_as_json_reads_back_the_same(height, look):
         ({"empty": [[1, 2]] * N}, "the same features, 3 or more"),
         ({"stones": {"q": {"mean": [0] * 6, "spread": [[1] * 6] * 6, "count": 1}}}, "stones has 'q'"),
         ({"empty_spread": [[1.0, 2.0, 0, 0, 0, 0]] + [[0, 0, 0, 0, 0, 1.0]] * 5}, "symmetric positive definite"),
+        ({"ball_looks": {"o": {}}}, "ball_looks must be a list"),
+        (
+            {"ball_looks": [{"o": {"mean": [0] * 6, "spread": [[1] * 6] * 6, "count": True}}]},
+            r"ball_looks\[0\].o.count",
+        ),
     ],
 )
 def test_a_malformed_model_is_refused_naming_the_field(change, message):
