@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.model import BoardModel, as_vector
+from vision.model import BoardModel, StoneLook, as_vector, like_groups
 from vision.pipeline import BoardReader, FrameReading
 
 
@@ -100,15 +100,32 @@ class LightFollower:
         empty = np.array(model.empty, dtype=np.float64)
         cells = learn & (symbols == ".")
         empty[cells] += rate * (seen[cells] - empty[cells])
-        stones = dict(model.stones)
-        for symbol, look in model.stones.items():
-            cells = learn & (symbols == symbol)
-            if cells.any():
-                mean = np.array(look.mean, dtype=np.float64)
-                stones[symbol] = replace(look, mean=as_vector(mean + rate * (seen[cells].mean(axis=0) - mean)))
-        self.reader.use_model(replace(model, empty=tuple(as_vector(row) for row in empty), stones=stones))
+        stones = _nudged(model.stones, learn, symbols, seen, rate)
+        ball_looks = model.ball_looks
+        if ball_looks is not None:
+            squares = like_groups(self.reader.geometry)
+            ball_looks = tuple(
+                _nudged(on, learn & (squares == g), symbols, seen, rate) for g, on in enumerate(ball_looks)
+            )
+        self.reader.use_model(
+            replace(model, empty=tuple(as_vector(row) for row in empty), stones=stones, ball_looks=ball_looks)
+        )
         self.learned += count
         return count
+
+
+def _nudged(
+    looks: dict[str, StoneLook], learn: np.ndarray, symbols: np.ndarray, seen: np.ndarray, rate: float
+) -> dict[str, StoneLook]:
+    """The stone ``looks`` each moved by ``rate`` towards the mean of the cells it learns from (``learn`` and read as
+    it: ``symbols``, their features ``seen``)."""
+    out = dict(looks)
+    for symbol, look in looks.items():
+        cells = learn & (symbols == symbol)
+        if cells.any():
+            mean = np.array(look.mean, dtype=np.float64)
+            out[symbol] = replace(look, mean=as_vector(mean + rate * (seen[cells].mean(axis=0) - mean)))
+    return out
 
 
 def _distances(model: BoardModel, seen: np.ndarray, symbols: np.ndarray) -> np.ndarray:

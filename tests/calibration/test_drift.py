@@ -9,9 +9,11 @@ from calibration.drift import DriftConfig, LightFollower
 from calibration.printed import printed_board_renderer
 from calibration.scenarios import calibrate_in, drifting_light, play_drifting_game
 from referee.geometry import parse_geometry
+from tests.vision.synthetic import SIZE
 from vision.locate import MarkerLocator
+from vision.model import like_groups
 from vision.pipeline import BoardReader
-from vision.synth import TYPICAL
+from vision.synth import TYPICAL, Renderer, fit_scene, make_scene
 
 PLIES = 40
 
@@ -75,3 +77,26 @@ def test_a_stable_empty_cell_moves_its_look_a_share_of_the_way_to_what_it_showed
     assert np.allclose(after[nudged], before[nudged] + 0.25 * (seen[nudged] - before[nudged]))
     assert follower.model.empty_spread == model.empty_spread
     assert follower.model.stones == model.stones, "no stone was seen, so no stone look moves"
+
+
+def test_a_kaskade_balls_look_follows_on_the_colour_of_square_it_was_seen_on() -> None:
+    """White balls seen only on one colour of square move white's look there (and white's look overall), not
+    its look on the other colour."""
+    renderer = Renderer(make_scene("grid:6x6", 3, TYPICAL.with_(glare_probability=0.0, hand_probability=0.0), SIZE))
+    geometry = renderer.geometry
+    model = fit_scene(renderer)
+    assert model.ball_looks is not None
+    reader = BoardReader(geometry, MarkerLocator.default(geometry), model)
+    follower = LightFollower(reader, DriftConfig(rate=0.25, stable_frames=1))
+    squares = like_groups(geometry)
+    symbols = tuple("o" if squares[i] == 0 and i % 3 == 0 else "." for i in range(len(geometry.cells)))
+    counts = tuple(1 if s == "o" else 0 for s in symbols)
+    reading = follower.read(renderer.render(symbols, counts, seed=5, random_hand=False).image)
+    assert reading.symbols == symbols
+    assert follower.learned > 0
+    after = follower.model
+    assert after.ball_looks is not None
+    assert after.ball_looks[0]["o"].mean != model.ball_looks[0]["o"].mean
+    assert after.stones["o"].mean != model.stones["o"].mean
+    assert after.ball_looks[1]["o"] == model.ball_looks[1]["o"]
+    assert after.ball_looks[0]["x"] == model.ball_looks[0]["x"]
