@@ -91,6 +91,8 @@ def test_ctrl_c_writes_the_game_so_far_and_says_so(tmp_path):
             pytest.fail(f"cascade play ended before asking for the second ply: {seen!r}")
         seen += char
     child.send_signal(signal.SIGINT)
+    # wait before communicate() closes stdin: under load the end of input could reach the prompt first
+    child.wait(timeout=30)
     out, err = child.communicate(timeout=30)
     assert child.returncode == 130
     assert f"stopped by Ctrl-C; the record of the 1 ply so far is written to {path}" in out
