@@ -27,7 +27,7 @@ import numpy as np
 from referee.geometry import Geometry, Layout
 from vision.balls import BALL_RADIUS, count_balls
 from vision.board_image import BoardView, colour_of_log
-from vision.cells import FOLLOWED, LIGHT_SPREAD, CellJudge, CellVerdicts, Light, light_terms
+from vision.cells import FOLLOWED, LIGHT_SPREAD, CellJudge, CellVerdicts, light_terms
 from vision.config import VisionConfig
 from vision.cover import covered_cells, crossed_ring, free_patches, ring_cells, ring_points
 from vision.errors import BoardNotFoundError
@@ -151,8 +151,8 @@ class BoardReader:
         self._location: Location | None = None
         self._points: np.ndarray | None = None
         self._points_for: np.ndarray | None = None
-        self._light: Light | None = None
-        self._classes: np.ndarray | None = None
+        self._clear: CellVerdicts | None = None
+        """The last clear frame's verdicts: the next frame starts from its light and its settled classes."""
         self._afresh: tuple[tuple[str, ...], tuple[int, ...] | None] | None = None
         """What the last frame's fresh look read, when it found that frame clear and its warm reading did not."""
         self._previous_lab: np.ndarray | None = None
@@ -231,11 +231,11 @@ class BoardReader:
         # a new board position placed by corners: read there, then move it onto the board's own lines where the
         # reading shows them bare, and read again if they moved it (the state the first reading left is not
         # kept). A covered frame's board is moved for itself alone: the next frame follows the lines again
-        state = (self._light, self._classes, self._afresh, self._previous_lab, self._seen)
+        state = (self._clear, self._afresh, self._previous_lab, self._seen)
         reading = self._read_at(image, location, t0)
         followed = follow_lines(self.geometry, location.homography, location.lens, [(image, reading.symbols)])
         if followed is not location.homography:
-            self._light, self._classes, self._afresh, self._previous_lab, self._seen = state
+            self._clear, self._afresh, self._previous_lab, self._seen = state
             reading = self._read_at(image, dataclasses.replace(location, homography=followed), t0)
         self._location = (
             location if reading.occluded else dataclasses.replace(location, homography=followed, followed=True)
@@ -251,13 +251,13 @@ class BoardReader:
         t2 = time.perf_counter()
         rim = _rim(self.model, len(self.ring))
         ring = None if rim is None else (rim, self.view.sample(features, self.ring)[:, :3].astype(np.float64))
-        decided = self._decide(features, seen, points, location, ring, self._light)
+        decided = self._decide(features, seen, points, location, ring, self._clear)
         afresh_read = None
         if location.confirmed and self._beyond_followed(decided):
             # the light moved further than a warm fit follows it (a lamp switched on or off): the warm reading
             # may be any that some light explains, and a first frame's is the one to go by, covered or not
             decided = self._decide(features, seen, points, location, ring, None)
-        elif decided.occluded and self._light is not None and location.confirmed:
+        elif decided.occluded and self._clear is not None and location.confirmed:
             # the earlier light may be what fails (a lamp switched on, daylight gone): read afresh, as a first
             # frame is read. A fresh light is free to bend towards a hand and explain it away, so one frame
             # cannot tell a lamp from a hand; a lamp stays and a hand moves. The fresh reading is believed when
@@ -271,8 +271,7 @@ class BoardReader:
         verdicts, symbols, counts, covered, occluded = decided
         self._seen = self.judge.calibration_look(seen[np.arange(len(points)), verdicts.found], verdicts.light)
         if not occluded:
-            self._light = verdicts.light
-            self._classes = verdicts.classes
+            self._clear = verdicts
         t3 = time.perf_counter()
         lab = _lab(seen[:, 0, :3])
         change = 0.0 if self._previous_lab is None else float(np.sqrt(((lab - self._previous_lab) ** 2).sum(1)).max())
@@ -297,16 +296,17 @@ class BoardReader:
         points: np.ndarray,
         location: Location,
         ring: tuple[np.ndarray, np.ndarray] | None,
-        light: Light | None,
+        earlier: CellVerdicts | None,
     ) -> _Decided:
-        """Every cell of a frame decided from ``light`` (an earlier frame's, or None to read the frame cold), and
-        whether something covers the board; ``ring``: calibration's ring around the board and what this frame
-        shows there (each M×3 log), None when the model has none."""
+        """Every cell of a frame decided from an ``earlier`` clear frame's light and settled classes (None to read
+        the frame cold), and whether something covers the board; ``ring``: calibration's ring around the board and
+        what this frame shows there (each M×3 log), None when the model has none."""
         # the board between the cells: the light's shape when a frame is seen cold, before any cell is read; and
         # on a board of points, the bare board beside each point, which the frame's own look starts from as well
         beside = self.geometry.layout is Layout.POINT
-        between = self._between(features) if light is None or beside else None
-        verdicts = self.judge.judge(seen, points, light, between, beside, self._classes if light is not None else None)
+        between = self._between(features) if earlier is None or beside else None
+        light, previous = (None, None) if earlier is None else (earlier.light, earlier.classes)
+        verdicts = self.judge.judge(seen, points, light, between, beside, previous)
         symbols, counts = verdicts.symbols, None
         if self.geometry.kind == "grid":
             symbols, counts = count_balls(verdicts, self.judge, seen)
@@ -344,9 +344,9 @@ class BoardReader:
     def _beyond_followed(self, decided: _Decided) -> bool:
         """Whether a frame read warm, and found clear, moved its light further from the frame before's than a
         warm fit follows (``FOLLOWED``)."""
-        if decided.occluded or self._light is None:
+        if decided.occluded or self._clear is None:
             return False
-        return decided.verdicts.light.moved_from(self._light, self.judge.terms) > FOLLOWED * LIGHT_SPREAD
+        return decided.verdicts.light.moved_from(self._clear.light, self.judge.terms) > FOLLOWED * LIGHT_SPREAD
 
     def _points_of(self, homography: np.ndarray, image: np.ndarray) -> np.ndarray:
         """Each cell's point, where its piece's top appears for this camera (kept while the homography holds)."""
