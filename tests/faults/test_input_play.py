@@ -70,6 +70,10 @@ def test_names_with_quotes_newlines_and_escapes_stay_in_their_header(tmp_path, m
     assert main(["replay", str(path)]) == 0
 
 
+def _ctrl_c_as_in_a_terminal() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_writes_the_game_so_far_and_says_so(tmp_path):
     path = tmp_path / "game.rec"
     child = subprocess.Popen(
@@ -80,6 +84,9 @@ def test_ctrl_c_writes_the_game_so_far_and_says_so(tmp_path):
         cwd=ROOT,
         text=True,
         bufsize=1,
+        # Ctrl-C as a terminal delivers it, however the tests were started: a shell's background job inherits
+        # SIGINT ignored, and Python then leaves it ignored
+        preexec_fn=_ctrl_c_as_in_a_terminal,
     )
     assert child.stdin is not None and child.stdout is not None
     child.stdin.write("o d5\n")
@@ -91,8 +98,7 @@ def test_ctrl_c_writes_the_game_so_far_and_says_so(tmp_path):
             pytest.fail(f"cascade play ended before asking for the second ply: {seen!r}")
         seen += char
     child.send_signal(signal.SIGINT)
-    # wait before communicate() closes stdin: under load the end of input could reach the prompt first
-    child.wait(timeout=30)
+    child.wait(timeout=30)  # before communicate() closes stdin: the player stops on Ctrl-C, not at end of input
     out, err = child.communicate(timeout=30)
     assert child.returncode == 130
     assert f"stopped by Ctrl-C; the record of the 1 ply so far is written to {path}" in out
