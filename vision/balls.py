@@ -41,7 +41,7 @@ def count_balls(verdicts: CellVerdicts, judge: CellJudge, seen: np.ndarray) -> t
     n = len(verdicts.symbols)
     if len(judge.names) < 2:
         return (".",) * n, (0,) * n
-    evidence = np.stack([judge.evidence(seen, verdicts.light, k) for k in range(len(judge.names) - 1)], axis=1)
+    evidence = judge.evidence(seen, verdicts.light)
     strongest = evidence.max(axis=2)
     colour = strongest.argmax(axis=1)
     symbols = []

@@ -655,18 +655,20 @@ class CellJudge:
         lit, glare, changed = lit_surface(board, seen, lamp_hue(field)[:, None, :])
         return lit, GLARE_COST * glare, changed
 
-    def evidence(self, seen: np.ndarray, light: Light, stone: int) -> np.ndarray:
-        """How much better stone colour ``stone`` (its index among the model's stones) explains each offset of
-        each cell than the bare board there (N×K log-likelihood ratios, no offset prior), in ``light``: where
-        pieces of that colour lie in a cell that holds several."""
+    def evidence(self, seen: np.ndarray, light: Light) -> np.ndarray:
+        """How much better each stone colour explains each offset of each cell than the bare board there (N×C×K
+        log-likelihood ratios, C the model's stones, no offset prior), in ``light``: where pieces of that colour
+        lie in a cell that holds several."""
         field = self.terms @ light.field
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
         _, empty, _ = self._bare_loglik(seen, light)
-        out = np.empty(seen.shape[:2])
+        out = np.empty((seen.shape[0], len(self.means), seen.shape[1]))
         for cells, means, inverses, norm in self.ball_looks:
-            d = normal[cells] - _shown(self._shown_means(light, means)[stone], field[cells])[:, None, :]
-            parts = [_quadratic(d[:, :, b], inv[stone]) for b, inv in zip(self.blocks, inverses, strict=True)]
-            out[cells] = _tails(parts, self.blocks, seen.shape[2]) - norm[stone] - empty[cells]
+            shown = self._shown_means(light, means)
+            for stone in range(len(means)):
+                d = normal[cells] - _shown(shown[stone], field[cells])[:, None, :]
+                parts = [_quadratic(d[:, :, b], inv[stone]) for b, inv in zip(self.blocks, inverses, strict=True)]
+                out[cells, stone] = _tails(parts, self.blocks, seen.shape[2]) - norm[stone] - empty[cells]
         return out
 
     def _without_overlaps(self, scores: _Scores, points: np.ndarray, allowed: np.ndarray) -> np.ndarray:
