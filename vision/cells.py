@@ -46,6 +46,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, tells_light
+from vision.median import median
 from vision.model import BoardModel, StoneLook
 from vision.own_look import TAILS, own_distance, own_reading
 from vision.surface import lamp_hue, lit_surface
@@ -490,7 +491,7 @@ class CellJudge:
             return Light.plain(self.terms.shape[1])
         between = np.where(shown[:, None], between, expected)
         off = between - expected
-        off = off - np.median(off[told], axis=0)
+        off = off - median(off[told], axis=0)
         light = Light.plain(self.terms.shape[1])
         for _ in range(LIGHT_ROUNDS):
             light = self._fit_light(between, expected, told * _near_light(off), light, contrast_free=False)
@@ -563,7 +564,7 @@ class CellJudge:
         for c in range(len(means)):
             members = sure & (k == c + 1)
             if members.any():
-                shift = np.median(normal[members] - base[c, :3], axis=0)
+                shift = median(normal[members] - base[c, :3], axis=0)
                 means[c, :3] += shift * members.sum() / (members.sum() + ADAPT_PRIOR)
         return means
 

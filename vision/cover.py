@@ -36,6 +36,7 @@ import numpy as np
 
 from referee.geometry import Geometry, Layout
 from vision.board_image import LOG_FLOOR
+from vision.median import median
 from vision.surface import lit_surface, shows_hue
 
 RIM_SPREAD = 0.05
@@ -144,7 +145,7 @@ def rim_light(
     lamp of one narrow colour every channel shows the surface's reflectance at that colour, which its colour
     under white light tells). Channels black or clipped, in this frame or calibration's, say nothing; with
     fewer known patches than three per term, the field alone, and with fewer still the cells' light alone."""
-    pivot = np.median(reference[known], axis=0) if known.any() else np.zeros(reference.shape[1])
+    pivot = median(reference[known], axis=0) if known.any() else np.zeros(reference.shape[1])
     designs = (np.concatenate([terms, reference - pivot], axis=1), terms)
     design = next((d for d in designs if known.sum() >= 3 * d.shape[1]), None)
     if design is None:
@@ -154,8 +155,8 @@ def rim_light(
     ridge = 1e-3 * np.eye(design.shape[1])
     telling = told.any(axis=0)
     # the first weights about the ring's median change: a wide arm never pulls the first fit its way
-    median = np.array([np.median(residual[told[:, j], j]) if telling[j] else 0.0 for j in range(told.shape[1])])
-    off = residual - median
+    middle = np.array([median(residual[told[:, j], j]) if telling[j] else 0.0 for j in range(told.shape[1])])
+    off = residual - middle
     fit = np.zeros_like(residual)
     for _ in range(RIM_ROUNDS):
         weight = told / (1.0 + (off / RIM_SPREAD) ** 2)  # M×3: every channel's fit at once

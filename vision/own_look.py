@@ -33,6 +33,8 @@ import itertools
 
 import numpy as np
 
+from vision.median import median
+
 TAILS = 4.0
 """Degrees of freedom of the Student-t a piece's look counts with: each block of features (colour, texture) of
 calibration's looks (:mod:`vision.cells`), and the frame's own look of it."""
@@ -199,9 +201,9 @@ def own_distance(features: np.ndarray, terms: np.ndarray, labels: np.ndarray, cl
         core = nearer
         d2 = _half_look(x, slope, labels, present, core)
     # a Gaussian's median squared distance in ``width`` dimensions (Wilson–Hilferty)
-    median = width * (1.0 - 2.0 / (9.0 * width)) ** 3
+    typical = width * (1.0 - 2.0 / (9.0 * width)) ** 3
     for j, c in enumerate(present):
-        d2[:, j] *= median / np.median(d2[labels == c, j])
+        d2[:, j] *= typical / median(d2[labels == c, j])
     return np.sqrt(d2.min(axis=1) / width)
 
 

@@ -34,6 +34,7 @@ from vision.errors import BoardNotFoundError
 from vision.lens import Lens
 from vision.lines import follow_lines
 from vision.locate import CheckerboardLocator, Location, Locator, find_checkerboard, locate
+from vision.median import median
 from vision.model import BoardModel, like_groups
 from vision.pose import CameraPose
 
@@ -338,7 +339,7 @@ class BoardReader:
         shown = self.view.sample(features, self.corners)[:, :, :3]
         between = np.full((len(shown), 3), np.nan)
         for cells, corners in self._corner_groups:
-            between[cells] = np.median(shown[cells[:, None], corners], axis=1)
+            between[cells] = median(shown[cells[:, None], corners], axis=1)
         return between
 
     def _beyond_followed(self, decided: _Decided) -> bool:
