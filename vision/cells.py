@@ -267,15 +267,27 @@ def light_terms(centres: np.ndarray, points: np.ndarray | None = None) -> np.nda
 
 
 @dataclass(frozen=True, eq=False)
+class _Bare:
+    """The bare board in one light: its log-likelihood at each cell's point (N), how near it comes anywhere
+    within half the reach (N, the mean squared spreads per feature in its worst block), and its look at each
+    cell's point (N×F). It depends on the light alone, not on the stones' looks."""
+
+    loglik: np.ndarray
+    nearest: np.ndarray
+    look: np.ndarray
+
+
+@dataclass(frozen=True, eq=False)
 class _Scores:
     """Every class's log-likelihood per cell (N×C, at its best offset), the best offset's index per class
     (N×C), how near the nearest class comes anywhere in each cell's reach (N, the mean
-    squared spreads per feature in its worst block), and the bare board's look at each cell's point."""
+    squared spreads per feature in its worst block), and the bare board (:class:`_Bare`) in the light
+    scored."""
 
     loglik: np.ndarray
     best: np.ndarray
     nearest: np.ndarray
-    bare: np.ndarray
+    bare: _Bare
 
     def posterior(self) -> np.ndarray:
         """Every class's posterior per cell (N×C), the classes equally likely beforehand."""
@@ -389,7 +401,7 @@ class CellJudge:
             if round_ > 0:
                 # what glare adds to a bare cell is no light of the board's
                 board = self.in_light(self.empty[:, :3], light.contrast) + field
-                glare = np.where((k == 0)[:, None], scores.bare[:, :3] - board, 0.0)
+                glare = np.where((k == 0)[:, None], scores.bare.look[:, :3] - board, 0.0)
             # the light most cells agree on, each counting less the further it lies off (a Cauchy weight): a
             # cell read wrong under the last light, a shadow, says little of the light over the whole board
             off = at - glare - field - self.in_light(expected, light.contrast)
@@ -400,14 +412,14 @@ class CellJudge:
         narrowed = self._without_overlaps(scores, points, allowed)
         if not np.array_equal(narrowed, allowed):
             allowed = narrowed
-            scores = self._scores(seen, light, allowed)
+            scores = self._scores(seen, light, allowed, bare=scores.bare)
         means = self._shown_means(light)
         for _ in range(ADAPT_ROUNDS):
             moved = self._adapted_means(seen, light, scores)
             if np.abs(moved - means).max(initial=0.0) < ADAPT_STILL:
                 break
             means = moved
-            scores = self._scores(seen, light, allowed, means)
+            scores = self._scores(seen, light, allowed, means, scores.bare)
         # the frame's own look of each piece settles the reading (at each cell's point: where it was read)
         calibrated = scores.posterior()
         # the board beside each point tells the bare board there: a second start reads bare every stone that
@@ -573,23 +585,27 @@ class CellJudge:
             return np.zeros((len(k), self.empty.shape[1]))
         return self.means[np.maximum(k - 1, 0)]
 
-    def _scores(self, seen: np.ndarray, light: Light, allowed: np.ndarray, means: np.ndarray | None = None) -> _Scores:
+    def _scores(
+        self,
+        seen: np.ndarray,
+        light: Light,
+        allowed: np.ndarray,
+        means: np.ndarray | None = None,
+        bare: _Bare | None = None,
+    ) -> _Scores:
         """Every class's scores in ``light``; ``means``: the stone colours as the frame shows them (before the
-        light's field is added), calibration's in that light when None."""
+        light's field is added), calibration's in that light when None; ``bare``: the bare board already
+        scored in this light (:meth:`_bare`), when known."""
         n = seen.shape[0]
         field = self.terms @ light.field
         normal = seen - field_offsets(field, seen.shape[2])[:, None, :]
         looked = seen.shape[1]  # the first offsets only, when the light is searched
-        # the bare board is scored at the cell's point and looked for within half the reach (``near``) only
-        near = self.near[self.near < looked]
-        # calibration's bare look at each offset goes with them only when every offset was looked at
-        at = near if looked == len(self.offsets) else None
-        bare, bare_loglik, bare_parts = self._bare_loglik(seen[:, near], light, at)
+        if bare is None:
+            bare = self._bare(seen, light)
         width = seen.shape[2]
-        nearest = _worst_block(bare_parts, self.blocks, width).min(axis=1)
         stones = self._shown_means(light) if means is None else means
         if not len(stones):
-            return _Scores(bare_loglik[:, :1], np.zeros((n, 1), dtype=np.intp), nearest, bare[:, 0])
+            return _Scores(bare.loglik[:, None], np.zeros((n, 1), dtype=np.intp), bare.nearest, bare)
         # every stone colour at once (C×N×K): what each cell shows at each offset against each colour's look
         d = normal[None] - _shown(stones, field)[:, :, None, :]
         parts = [_quadratic(d[..., b], inv[:, None]) for b, inv in zip(self.blocks, self.stone_inv, strict=True)]
@@ -597,13 +613,23 @@ class CellJudge:
         j = cost.argmin(axis=2)
         loglik = -np.take_along_axis(cost, j[:, :, None], axis=2)[:, :, 0] - self.stone_norm[:, None]
         worst = np.where(allowed, _worst_block(parts, self.blocks, width), np.inf)
-        nearest = np.minimum(nearest, worst.min(axis=(0, 2)))
         return _Scores(
-            loglik=np.column_stack([bare_loglik[:, 0], loglik.T]),
+            loglik=np.column_stack([bare.loglik, loglik.T]),
             best=np.column_stack([np.zeros(n, dtype=np.intp), j.T]),
-            nearest=nearest,
-            bare=bare[:, 0],
+            nearest=np.minimum(bare.nearest, worst.min(axis=(0, 2))),
+            bare=bare,
         )
+
+    def _bare(self, seen: np.ndarray, light: Light) -> _Bare:
+        """The bare board's scores in ``light`` (see :class:`_Bare`): at each cell's point, and looked for
+        within half the reach (``near``) only, of the offsets ``seen`` holds."""
+        looked = seen.shape[1]
+        near = self.near[self.near < looked]
+        # calibration's bare look at each offset goes with them only when every offset was looked at
+        at = near if looked == len(self.offsets) else None
+        look, loglik, parts = self._bare_loglik(seen[:, near], light, at)
+        nearest = _worst_block(parts, self.blocks, seen.shape[2]).min(axis=1)
+        return _Bare(loglik=loglik[:, 0], nearest=nearest, look=look[:, 0])
 
     def _bare_loglik(
         self, seen: np.ndarray, light: Light, at: np.ndarray | None = None
