@@ -149,8 +149,9 @@ def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) 
             cov = own.T @ own / count
         else:
             cov = _scatter(own)
-        d2, root = _squared(flat - means[j], cov)
-        out[:, c] = np.log(count / n) - 0.5 * (TAILS + width) * np.log1p(d2 / TAILS) - np.log(np.diag(root)).sum()
+        d2 = _squared(flat - means[j], cov)
+        half_log_det = 0.5 * np.linalg.slogdet(cov + RIDGE * np.eye(width))[1]
+        out[:, c] = np.log(count / n) - 0.5 * (TAILS + width) * np.log1p(d2 / TAILS) - half_log_det
     return out
 
 
@@ -167,7 +168,7 @@ def _scatter(residual: np.ndarray) -> np.ndarray:
     count, width = residual.shape
     scatter = residual.T @ residual / count
     for _ in range(SCATTER_ROUNDS):
-        weight = (TAILS + width) / (TAILS + _squared(residual, scatter)[0])
+        weight = (TAILS + width) / (TAILS + _squared(residual, scatter))
         scatter = (residual * weight[:, None]).T @ residual / count
     return scatter
 
@@ -217,7 +218,7 @@ def _half_look(
     out = np.empty((len(x), len(present)))
     for j, c in enumerate(present):
         residual = flat[fit & (labels == c)] - means[j]
-        out[:, j] = _squared(flat - means[j], residual.T @ residual / len(residual))[0]
+        out[:, j] = _squared(flat - means[j], residual.T @ residual / len(residual))
     return out
 
 
@@ -232,9 +233,8 @@ def _fit_pieces(
     return coef[: len(present)], x - slope @ coef[len(present) :]
 
 
-def _squared(offset: np.ndarray, cov: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _squared(offset: np.ndarray, cov: np.ndarray) -> np.ndarray:
     """Each cell's squared Mahalanobis distance (N) of its ``offset`` from a piece (N×F) under ``cov`` (F×F,
-    ``RIDGE`` added to its diagonal), and the Cholesky root of that covariance."""
-    root = np.linalg.cholesky(cov + RIDGE * np.eye(len(cov)))
-    z = np.linalg.solve(root, offset.T)
-    return (z * z).sum(axis=0), root
+    ``RIDGE`` added to its diagonal)."""
+    inverse = np.linalg.inv(cov + RIDGE * np.eye(len(cov)))
+    return np.asarray(((offset @ inverse) * offset).sum(axis=1))
