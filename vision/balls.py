@@ -6,7 +6,8 @@ The reader looks at points all over the cell
 colour, as calibration saw it on that colour of square (a ball's outline is
 as sharp as the square is unlike it), with the cell's own bare look there
 (calibration learned it at every point: a square's edges and grain are no
-ball). A ball of a colour shows as
+ball), which glare may brighten but not give an outline (a pale ball on a
+dark square has a strong lamp spot's colour, not its smoothness). A ball of a colour shows as
 a point where that colour explains what the cell shows better than its bare
 board by at least ``MIN_EVIDENCE`` (a likelihood ratio). The cell's colour
 is the one with the strongest such point, and its count the number of such
