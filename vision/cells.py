@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, tells_light
+from vision.board_image import AT_LIMIT, BRIGHTEST, DARKEST, EDGE_ENERGIES, tells_light
 from vision.median import median
 from vision.model import BoardModel, StoneLook
 from vision.own_look import TAILS, own_distance, own_reading
@@ -642,7 +642,10 @@ class CellJudge:
         lamp's spot adds a slope of its own over the cell (unless
         ``glare_texture`` is False: see :meth:`evidence`). It never shows less
         edge energy than its own washed out by the glare: skin over a Go
-        board's lines is smoother than any light makes the lines."""
+        board's lines is smoother than any light makes the lines. Unless the
+        glare drives a channel of the board to the camera's limit: the camera
+        clips the board's bright side while its lines stay below, and washes
+        them out further than the glare's share of the light says."""
         bare, cost, share = self._bare_board(seen, light, at)
         loosen = 1.0 + (share / GLARE_TEXTURE) ** 2 if glare_texture else np.ones_like(share)
         d = seen - bare
@@ -650,7 +653,8 @@ class CellJudge:
         texture = d[:, :, 3:]
         grows = np.zeros(texture.shape[2], dtype=bool)
         grows[[i - 3 for i in EDGE_ENERGIES if i >= 3 and i - 3 < texture.shape[2]]] = True
-        d[:, :, 3:] = np.where(grows & (texture < 0), texture, texture / slack)
+        clipped = np.asarray(bare[..., :3] >= BRIGHTEST - AT_LIMIT).any(axis=-1, keepdims=True)
+        d[:, :, 3:] = np.where(grows & (texture < 0) & ~clipped, texture, texture / slack)
         parts = []
         for b, inv in zip(self.blocks, self.empty_inv, strict=True):
             parts.append(_quadratic(d[:, :, b], inv))
