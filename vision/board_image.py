@@ -50,9 +50,14 @@ FEATURE_NAMES = ("blue", "green", "red", "top edges", "rim edges", "rim flux")
 """What each feature of :meth:`BoardView.features` is."""
 
 
+def at_full_scale(log: np.ndarray) -> np.ndarray:
+    """Which channels of log colours (any shape) the camera shows at full scale, or within ``AT_LIMIT`` of it."""
+    return np.asarray(log >= BRIGHTEST - AT_LIMIT)
+
+
 def tells_light(log: np.ndarray) -> np.ndarray:
     """Which channels of log colours (any shape) tell the light: neither black nor clipped (``AT_LIMIT``)."""
-    return (log > DARKEST + AT_LIMIT) & (log < BRIGHTEST - AT_LIMIT)
+    return (log > DARKEST + AT_LIMIT) & ~at_full_scale(log)
 
 
 def log_colour(bgr: np.ndarray) -> np.ndarray:

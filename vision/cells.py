@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.board_image import AT_LIMIT, BRIGHTEST, DARKEST, EDGE_ENERGIES, tells_light
+from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, at_full_scale, tells_light
 from vision.median import median
 from vision.model import BoardModel, StoneLook
 from vision.own_look import TAILS, own_distance, own_reading
@@ -653,7 +653,7 @@ class CellJudge:
         texture = d[:, :, 3:]
         grows = np.zeros(texture.shape[2], dtype=bool)
         grows[[i - 3 for i in EDGE_ENERGIES if i >= 3 and i - 3 < texture.shape[2]]] = True
-        clipped = np.asarray(bare[..., :3] >= BRIGHTEST - AT_LIMIT).any(axis=-1, keepdims=True)
+        clipped = at_full_scale(bare[..., :3]).any(axis=-1, keepdims=True)
         d[:, :, 3:] = np.where(grows & (texture < 0) & ~clipped, texture, texture / slack)
         parts = []
         for b, inv in zip(self.blocks, self.empty_inv, strict=True):
