@@ -21,7 +21,8 @@ way is fine) and, when there is one, a photo of the empty board. From them:
 
 Spreads never fall below ``spread_floor`` (a share of light, in log colour):
 one photo shows no frame-to-frame noise, and a colour learned from one stone
-has no spread of its own.
+has no spread of its own. A texture measure's never falls to nothing
+(``TEXTURE_FLOOR``).
 """
 
 from __future__ import annotations
@@ -53,6 +54,10 @@ LIGHT_ROUNDS = 4
 """Rounds of fitting each photo's light and the classes' colours in turn."""
 LIGHT_RIDGE = 1.0
 """How strongly each photo's light field is held towards flat (see :mod:`vision.cells`)."""
+TEXTURE_FLOOR = 1e-6
+"""The least spread (squared) of a texture measure: it keeps a look's spread invertible where every example
+shows the measure at exactly 0 (white stones at the camera's full scale show no line at all). The camera's
+noise in a frame is the light's to tell (its texture noise floor, see :class:`vision.cells.Light`)."""
 
 
 AUGMENT_SHIFT = 0.06
@@ -137,7 +142,7 @@ def learn_model(
     augmented_normal = augmented - light[None]
     empty, empty_seen = _empty_looks(normal, labels, centres, groups)
     width = seen.shape[2]
-    floor = np.zeros((width, width))
+    floor = np.eye(width) * TEXTURE_FLOOR
     floor[:3, :3] = np.eye(3) * spread_floor**2
     looks = {s: _look(normal, augmented_normal, labels == s, floor) for s in stones}
     around = ball_looks = None

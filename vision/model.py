@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from referee.geometry import Geometry, Layout
+from vision.board_image import feature_count
 from vision.errors import ColourModelError
 from vision.lens import STRAIGHT, Lens
 
@@ -94,6 +95,11 @@ class BoardModel:
             raise ColourModelError(
                 f"the colour model is for {self.geometry} ({len(self.empty)} cells), not {geometry.spec}: "
                 "calibrate again for this board"
+            )
+        if self.features != feature_count(geometry):
+            raise ColourModelError(
+                f"the colour model sees each cell with {self.features} features, this reader with "
+                f"{feature_count(geometry)}: it was calibrated by an earlier version; calibrate again"
             )
 
     def to_dict(self) -> dict[str, Any]:
