@@ -52,10 +52,11 @@ def test_a_webcam_game_without_its_empty_board_reads_right_but_under_the_hand(fi
     assert set(run["covered"]) <= HANDS["go-webcam-640"]
 
 
-TINTED_FLOOR = 0.98
+TINTED_FLOOR = 0.99
 """The least share of cells each run of ``go-coloured-light`` (one board under eight colours of lamp) reads
 right: a guard against falling back, not the goal (99.9 %). The worst run read 0.962 with Gaussian looks of
-its own, 0.972 with Student-t ones, 0.988 started as well from the board beside each point."""
+its own, 0.972 with Student-t ones, 0.988 started as well from the board beside each point, 0.994 seeing a
+point's lines."""
 
 
 def test_a_board_under_tinted_lamps_reads_no_worse_than_it_did(figures):
