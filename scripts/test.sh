@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Install everything the tests need (system packages, a virtual environment
 # with the project and its test tools) and run all checks: ruff, mypy, pytest.
-# Extra arguments go to pytest.
+# pytest runs the tests in parallel (pytest-xdist), one worker per core up to
+# PYTEST_WORKERS (default 4); extra arguments go to pytest ("-n 0": one process).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,4 +34,4 @@ echo "== ruff"
 echo "== mypy"
 .venv/bin/mypy referee engine vision hardware firmware_bridge calibration companion hub
 echo "== pytest"
-.venv/bin/python -m pytest "$@"
+.venv/bin/python -m pytest -n auto --maxprocesses "${PYTEST_WORKERS:-4}" --dist worksteal "$@"

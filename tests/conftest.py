@@ -3,6 +3,9 @@
 The property tests draw their examples from a seed fixed by each test's name (profile ``repeatable``), so a
 run fails or passes the same on every machine and every try; ``HYPOTHESIS_PROFILE=explore`` draws fresh
 examples each run, to search further.
+
+Run in parallel (``pytest -n``, as ``scripts/test.sh`` does), the tests marked ``slow`` are handed out first,
+so that none of the long ones starts last and keeps the whole run waiting for it alone.
 """
 
 from __future__ import annotations
@@ -16,6 +19,13 @@ from hypothesis import settings
 settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """In a parallel worker, put the ``slow`` tests first (every worker sorts alike, as pytest-xdist needs)."""
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        items.sort(key=lambda item: item.get_closest_marker("slow") is None)  # stable: otherwise in collection order
+
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

@@ -71,6 +71,7 @@ def browser():
         shutil.rmtree(profile, ignore_errors=True)
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 def test_the_page_follows_a_running_demo(tmp_path, browser, artifacts):
     from selenium.webdriver.common.by import By

@@ -63,6 +63,7 @@ def table(tmp_path):
         store.close()
 
 
+@pytest.mark.slow
 @pytest.mark.browser
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_a_board_is_calibrated_and_a_game_set_up_from_the_page(browser, table, artifacts, width):  # noqa: F811

@@ -29,7 +29,9 @@ def wait_for_line(process: subprocess.Popen, text: str) -> str:
     raise AssertionError(f"the demo ended without printing {text!r}")
 
 
-@pytest.mark.parametrize("camera", [True, False], ids=["filmed", "direct"])
+@pytest.mark.parametrize(
+    "camera", [pytest.param(True, id="filmed", marks=pytest.mark.slow), pytest.param(False, id="direct")]
+)
 def test_demo_plays_a_whole_game_with_its_mistake_caught(tmp_path, camera):
     session = start_demo(tmp_path, fps=None, games=1, leds_spec="emu:", port=0, camera=camera)
     assert session.filmed is camera

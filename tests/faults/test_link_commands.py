@@ -134,6 +134,7 @@ def children_named(parent: int, name: str) -> list[int]:
     return found
 
 
+@pytest.mark.slow
 def test_demo_referees_on_while_a_serial_controller_is_killed_restarted_and_frozen(tmp_path: Path) -> None:
     port = tmp_path / "ttyLED"
     emulator = start_emulator(port)

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 
 from companion.assess import ply_text
 from companion.errors import StoreWriteError
@@ -132,6 +133,7 @@ class Troublemaker:
             self.error = error
 
 
+@pytest.mark.slow
 def test_a_long_session_through_random_faults_ends_with_every_accepted_ply_stored(tmp_path: Path) -> None:
     if LEDS_SPEC.startswith("sim:"):
         require_toolchain()
