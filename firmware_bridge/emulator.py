@@ -190,7 +190,10 @@ class EmulatedDevice(ShownLeds):
                 if self.fault in (Fault.GARBAGE, Fault.REANNOUNCE) and self._master >= 0:
                     timeout = max(0.0, min(timeout or FAULT_PERIOD_S, self._next_fault_s - now))
                 watched = [self._wake_r] + ([self._master] if self._master >= 0 else [])
-            readable, _, _ = select.select(watched, [], [], timeout)
+            try:
+                readable, _, _ = select.select(watched, [], [], timeout)
+            except OSError:
+                continue  # the cable was pulled while the port was watched: its descriptor is closed; look again
             if self._wake_r in readable:
                 os.read(self._wake_r, 64)
             if not self._thawed.is_set():

@@ -148,3 +148,36 @@ def test_a_port_path_taken_by_a_file_is_refused(tmp_path: Path) -> None:
     taken.write_text("mine")
     with pytest.raises(EmulatorError, match="not a port link"):
         EmulatedDevice(leds=LEDS, port_path=taken)
+
+
+def test_a_cable_pulled_while_the_controller_waits_on_its_port_leaves_it_running(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The controller's thread picks the port to wait on under its lock and waits outside it: a cable pulled in
+    between closes the port under the wait. The thread must go round again, not die of the closed descriptor."""
+    import select
+
+    from firmware_bridge import emulator
+
+    died: list[BaseException] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: died.append(args.exc_value))
+    device = EmulatedDevice(leds=LEDS, port_path=tmp_path / "port")
+    pulled = threading.Event()
+
+    def wait(readers: list[int], writers: list[int], errors: list[int], timeout: float | None) -> Any:
+        if not pulled.is_set() and len(readers) > 1:
+            pulled.set()
+            device.unplug()  # the cable pulled just as the thread starts to wait on the port
+        return select.select(readers, writers, errors, timeout)
+
+    monkeypatch.setattr(emulator, "select", type("Select", (), {"select": staticmethod(wait)}))
+    try:
+        device.misbehave(None)  # wakes the thread, which waits on its port again
+        assert pulled.wait(WAIT_S), "the controller never waited on its port"
+        device.replug()
+        with fresh_link(device) as link:
+            link.show(frame(3))
+            shows(device, link, frame(3))
+        assert device._thread.is_alive() and not died, f"the controller's thread died: {died}"
+    finally:
+        device.close()
