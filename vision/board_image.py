@@ -38,7 +38,7 @@ import math
 import cv2
 import numpy as np
 
-from referee.geometry import Geometry
+from referee.geometry import Geometry, Layout
 from vision.lens import Lens
 
 LOG_FLOOR = 0.06
@@ -69,7 +69,7 @@ about the width of a Go board's line and a half."""
 def feature_count(geometry: Geometry) -> int:
     """How many features a cell of ``geometry`` is seen with (see ``FEATURE_NAMES``): the lines' depth only on a
     board of points."""
-    return len(FEATURE_NAMES) if geometry.kind == "points" else len(FEATURE_NAMES) - 1
+    return len(FEATURE_NAMES) if geometry.layout is Layout.POINT else len(FEATURE_NAMES) - 1
 
 
 def at_full_scale(log: np.ndarray) -> np.ndarray:
