@@ -97,7 +97,9 @@ def test_a_frame_shown_while_unplugged_arrives_after_the_replug() -> None:
 def test_showing_while_unplugged_for_good_fails_clearly() -> None:
     with open_device("emu:", leds=LEDS) as link:
         link.device.unplug()
-        with pytest.raises(LinkError, match=r"did not come back|did not acknowledge"):
+        # Either this request finds the port gone itself, or it finds the link busy reconnecting to a port
+        # that is gone: both say the port went away.
+        with pytest.raises(LinkError, match=r"went away|did not acknowledge"):
             link.show(frames(1, seed=1)[0], timeout_s=1.0)
 
 
