@@ -151,11 +151,19 @@ class BoardView:
         if lens is not None and not lens.straight:
             return self._warp_bent(image, m, lens, lens.bend(cv2.perspectiveTransform(edges, m)[0]))
         box = _pyramid_box(image.shape, cv2.perspectiveTransform(edges, m)[0], w, h)
-        if box is not None:
-            image, m = _shrunk(image, box), _to_box(box) @ m
-        return cv2.warpPerspective(
-            image, m, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+        if box is None:
+            return cv2.warpPerspective(
+                image, m, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
+            )
+        # the halved region is BGRA (see _shrunk): warped as it is, its fourth channel dropped from the flat image
+        flat = cv2.warpPerspective(
+            _shrunk(image, box),
+            _to_box(box) @ m,
+            self.size,
+            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
         )
+        return cv2.cvtColor(flat, cv2.COLOR_BGRA2BGR)
 
     def _warp_bent(self, image: np.ndarray, m: np.ndarray, lens: Lens, corners: np.ndarray) -> np.ndarray:
         """The warp through a bent ``lens`` of the picture that ``m`` maps flat pixels into (before the lens), whose
@@ -174,9 +182,10 @@ class BoardView:
             fixed, fraction = cv2.convertMaps(table[..., 0], table[..., 1], cv2.CV_16SC2)
             self._bent = (key, box, fixed, fraction)
         _, box, fixed, fraction = self._bent
-        if box is not None:
-            image = _shrunk(image, box)
-        return cv2.remap(image, fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        if box is None:
+            return cv2.remap(image, fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        halved = cv2.remap(_shrunk(image, box), fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        return cv2.cvtColor(halved, cv2.COLOR_BGRA2BGR)
 
     def features(self, flat: np.ndarray) -> np.ndarray:
         """What the reader sees around every flat pixel (H×W×``width`` float32, see ``FEATURE_NAMES``): the
@@ -314,9 +323,10 @@ def _pyramid_box(
 
 
 def _shrunk(image: np.ndarray, box: Box) -> np.ndarray:
-    """The region ``box`` of a picture, halved by a Gaussian pyramid as often as it says."""
+    """The region ``box`` of a BGR picture, halved by a Gaussian pyramid as often as it says, as BGRA: OpenCV's
+    pyramid has vector code for four channels, not three (the warp drops the fourth after)."""
     x0, y0, x1, y1, levels = box
-    crop = image[y0:y1, x0:x1]
+    crop = cv2.cvtColor(image[y0:y1, x0:x1], cv2.COLOR_BGR2BGRA)
     for _ in range(levels):
         crop = cv2.pyrDown(crop)
     return crop

@@ -182,3 +182,18 @@ def test_corners_a_few_pixels_off_are_moved_onto_the_board_lines():
     assert follow_lines(geometry, truth, STRAIGHT, [(picture, empty)]) is truth, "right corners stay"
     covered = "o" * len(geometry.cells)
     assert follow_lines(geometry, located, STRAIGHT, [(picture, covered)]) is located, "no bare crossing, no move"
+
+
+@given(st.integers(0, 2**32 - 1), st.sampled_from([1, 2]))
+def test_a_region_halved_with_a_fourth_channel_alongside_keeps_the_pyramid_s_pixels(seed, levels):
+    from vision.board_image import _shrunk
+
+    rng = np.random.default_rng(seed)
+    picture = rng.integers(0, 256, (int(rng.integers(40, 90)), int(rng.integers(40, 90)), 3), dtype=np.uint8)
+    box = (int(rng.integers(0, 8)), int(rng.integers(0, 8)), picture.shape[1] - 3, picture.shape[0], levels)
+    plain = picture[box[1] : box[3], box[0] : box[2]]
+    for _ in range(levels):
+        plain = cv2.pyrDown(plain)
+    halved = _shrunk(picture, box)
+    assert halved.shape[2] == 4
+    assert np.array_equal(halved[..., :3], plain)
