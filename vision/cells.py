@@ -323,6 +323,9 @@ class CellJudge:
         """The offsets within half the reach, where the bare board of an empty cell must show somewhere: a
         neighbour's stone may lean over the rest, a hand covers it all."""
         self.neighbours = neighbours
+        pairs = [(i, j) for i, near in enumerate(neighbours) for j in near]
+        self._pairs = np.array(pairs, dtype=np.intp).reshape(-1, 2).T
+        """Every cell and a neighbour of it (2×P: the cells, their neighbours)."""
         self.overlap = OVERLAP * stone_radius
         self.min_confidence = min_confidence
         self.outlier = outlier
@@ -716,22 +719,19 @@ class CellJudge:
         """The offsets each cell may still take a stone at, once every stone that overlaps a neighbour's better
         explained stone is left to the neighbour."""
         k = scores.loglik.argmax(axis=1)
-        stone = np.flatnonzero(k > 0)
-        if stone.size < 2:
+        if np.count_nonzero(k) < 2:
             return allowed
         rows = np.arange(len(k))
         found = points + self.offsets[scores.best[rows, k]]
         fit = scores.loglik[rows, k]
+        i, j = self._pairs
+        # a stone overlapping a neighbour's better explained stone (every such pair at once)
+        overlapping = (k[i] > 0) & (k[j] > 0) & (fit[j] > fit[i])
+        overlapping[overlapping] = np.linalg.norm(found[i[overlapping]] - found[j[overlapping]], axis=1) < self.overlap
+        i, j = i[overlapping], j[overlapping]
         allowed = allowed.copy()
-        is_stone = k > 0
-        for i in stone:
-            for j in self.neighbours[i]:
-                if not is_stone[j] or fit[j] <= fit[i]:
-                    continue
-                if np.linalg.norm(found[i] - found[j]) >= self.overlap:
-                    continue
-                reach = points[i] + self.offsets
-                allowed[i] &= np.linalg.norm(reach - found[j], axis=1) >= self.overlap
+        reach = points[i][:, None, :] + self.offsets[None, :, :]
+        np.logical_and.at(allowed, i, np.linalg.norm(reach - found[j][:, None, :], axis=2) >= self.overlap)
         allowed[:, 0] = True
         return allowed
 
