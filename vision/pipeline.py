@@ -156,6 +156,9 @@ class BoardReader:
         """The last clear frame's verdicts: the next frame starts from its light and its settled classes."""
         self._afresh: tuple[tuple[str, ...], tuple[int, ...] | None] | None = None
         """What the last frame's fresh look read, when it found that frame clear and its warm reading did not."""
+        self._fresh: CellVerdicts | None = None
+        """The last frame's fresh look, when it found that frame covered too: the next covered frame's fresh look
+        starts from its light rather than from nothing, unless the light moved beyond what a warm fit follows."""
         self._previous_lab: np.ndarray | None = None
         self._seen: np.ndarray | None = None
 
@@ -232,11 +235,11 @@ class BoardReader:
         # a new board position placed by corners: read there, then move it onto the board's own lines where the
         # reading shows them bare, and read again if they moved it (the state the first reading left is not
         # kept). A covered frame's board is moved for itself alone: the next frame follows the lines again
-        state = (self._clear, self._afresh, self._previous_lab, self._seen)
+        state = (self._clear, self._afresh, self._fresh, self._previous_lab, self._seen)
         reading = self._read_at(image, location, t0)
         followed = follow_lines(self.geometry, location.homography, location.lens, [(image, reading.symbols)])
         if followed is not location.homography:
-            self._clear, self._afresh, self._previous_lab, self._seen = state
+            self._clear, self._afresh, self._fresh, self._previous_lab, self._seen = state
             reading = self._read_at(image, dataclasses.replace(location, homography=followed), t0)
         self._location = (
             location if reading.occluded else dataclasses.replace(location, homography=followed, followed=True)
@@ -253,7 +256,7 @@ class BoardReader:
         rim = _rim(self.model, len(self.ring))
         ring = None if rim is None else (rim, self.view.sample(features, self.ring)[:, :3].astype(np.float64))
         decided = self._decide(features, seen, points, location, ring, self._clear)
-        afresh_read = None
+        afresh_read, fresh = None, None
         if location.confirmed and self._beyond_followed(decided):
             # the light moved further than a warm fit follows it (a lamp switched on or off): the warm reading
             # may be any that some light explains, and a first frame's is the one to go by, covered or not
@@ -263,12 +266,14 @@ class BoardReader:
             # frame is read. A fresh light is free to bend towards a hand and explain it away, so one frame
             # cannot tell a lamp from a hand; a lamp stays and a hand moves. The fresh reading is believed when
             # the frame before, covered in its earlier light too, was read the same afresh
-            afresh = self._decide(features, seen, points, location, ring, None)
-            if not afresh.occluded:
+            afresh = self._afresh_decide(features, seen, points, location, ring)
+            if afresh.occluded:
+                fresh = afresh.verdicts
+            else:
                 afresh_read = (afresh.symbols, afresh.counts)
                 if afresh_read == self._afresh:
                     decided = afresh
-        self._afresh = afresh_read
+        self._afresh, self._fresh = afresh_read, fresh
         verdicts, symbols, counts, covered, occluded = decided
         self._seen = self.judge.calibration_look(seen[np.arange(len(points)), verdicts.found], verdicts.light)
         if not occluded:
@@ -341,6 +346,24 @@ class BoardReader:
         for cells, corners in self._corner_groups:
             between[cells] = median(shown[cells[:, None], corners], axis=1)
         return between
+
+    def _afresh_decide(
+        self,
+        features: np.ndarray,
+        seen: np.ndarray,
+        points: np.ndarray,
+        location: Location,
+        ring: tuple[np.ndarray, np.ndarray] | None,
+    ) -> _Decided:
+        """A covered frame read afresh: from the light the frame before's fresh look found, when that look found
+        a hand too and this frame's light lies within what a warm fit follows from it (a hand stays a while, and
+        the search for a light from nothing takes several times a warm frame's time), else from nothing. A
+        fresh look that found the frame before clear is compared with one from nothing, as it was read."""
+        if self._fresh is not None:
+            decided = self._decide(features, seen, points, location, ring, self._fresh)
+            if decided.verdicts.light.moved_from(self._fresh.light, self.judge.terms) <= FOLLOWED * LIGHT_SPREAD:
+                return decided
+        return self._decide(features, seen, points, location, ring, None)
 
     def _beyond_followed(self, decided: _Decided) -> bool:
         """Whether a frame read warm, and found clear, moved its light further from the frame before's than a

@@ -161,6 +161,27 @@ def test_a_hand_a_fresh_look_would_explain_away_still_covers_the_frame() -> None
     assert readings[-1].occluded
 
 
+def test_a_hand_that_stays_is_seen_every_frame_and_the_light_searched_for_once(monkeypatch) -> None:
+    """A hand resting over the board for several frames: every frame is covered, and the fresh look each
+    covered frame takes (in case a lamp rather than a hand changed it) searches the light from nothing only on
+    the first; the next start from the light the frame before's fresh look found."""
+    table = calibrated_table("diamond:6", seed=3, conditions=HANDS.with_(glare_probability=0.0))
+    reader = table.reader()
+    searched = []
+    search = reader.judge._likeliest_light
+    monkeypatch.setattr(reader.judge, "_likeliest_light", lambda *a: searched.append(1) or search(*a))
+    position = table.position(5)
+    for k in range(2):
+        assert not reader.read(table.renderer.render(position, seed=k, random_hand=False).image).occluded
+    before = len(searched)
+    rng = np.random.default_rng(2)
+    hand = table.renderer.sample_hand(rng, over_board=True)
+    frames = [table.renderer.render(position, seed=10 + k, hand=hand) for k in range(5)]
+    assert all(frame.occluded for frame in frames), "the hand no longer covers a cell"
+    assert all(reader.read(frame.image).occluded for frame in frames)
+    assert len(searched) - before == 1
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 2**16))
 def test_the_board_between_the_cells_is_the_median_of_each_cells_corners_on_the_playing_area(seed: int) -> None:
