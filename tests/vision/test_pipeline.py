@@ -164,7 +164,7 @@ def test_a_hand_a_fresh_look_would_explain_away_still_covers_the_frame() -> None
 def test_a_hand_that_stays_is_seen_every_frame_and_the_light_searched_for_once(monkeypatch) -> None:
     """A hand resting over the board for several frames: every frame is covered, and the fresh look each
     covered frame takes (in case a lamp rather than a hand changed it) searches the light from nothing only on
-    the first; the next start from the light the frame before's fresh look found."""
+    the first; each later one starts from the light the frame before's fresh look found."""
     table = calibrated_table("diamond:6", seed=3, conditions=HANDS.with_(glare_probability=0.0))
     reader = table.reader()
     searched = []
