@@ -96,6 +96,22 @@ def bare(near: tuple[tuple[int, ...], ...], symbols: Sequence[str]) -> np.ndarra
     return np.array([all(symbols[i] == "." for i in cells) for cells in near], dtype=bool)
 
 
+def bare_crossings(geometry: Geometry, layouts: Sequence[Sequence[str]]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The board's crossings (M×2) and, for each of ``layouts`` (calibration's known cells' symbols), which of
+    them it shows bare: those no piece may cover (:func:`crossings`); or, on a board of points whose layouts
+    leave fewer of those than ``MIN_CROSSINGS`` in all, every crossing whose own point is bare. A nearly full
+    board (a game under way) leaves few points whose four neighbours are bare too, yet a stone on a neighbouring
+    point covers the lines only from half a pitch out, beyond the window a crossing is refined over, unless it
+    lies off its point towards it: the fit's truncation bears those few, and the stricter crossings are taken
+    wherever they are enough. Only for layouts known to be true: a reading may take a stone for a bare point,
+    and a covered frame's reading takes many (:func:`follow_lines` keeps to the stricter crossings)."""
+    points, near = crossings(geometry)
+    shown = [bare(near, symbols) for symbols in layouts]
+    if sum(int(free.sum()) for free in shown) < MIN_CROSSINGS and geometry.layout is Layout.POINT:
+        shown = [np.array([symbol == "." for symbol in symbols], dtype=bool) for symbols in layouts]
+    return points, shown
+
+
 def find_crossings(
     grey: np.ndarray, homography: np.ndarray, lens: Lens, points: np.ndarray, window: float
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -130,10 +146,9 @@ def fit_lens(geometry: Geometry, photos: Sequence[tuple[np.ndarray, np.ndarray, 
     (from its corners or markers), and its cells' symbols. Every photo keeps a homography of its own, so photos
     from any pose can tell one lens; the lens is taken straight when too few crossings are bare.
     """
-    points, near = crossings(geometry)
+    points, shown = bare_crossings(geometry, [symbols for _, _, symbols in photos])
     views = []
-    for image, homography, symbols in photos:
-        free = bare(near, symbols)
+    for (image, homography, _), free in zip(photos, shown, strict=True):
         if free.any():
             views.append((_grey(image), np.asarray(homography, np.float64), points[free]))
     if sum(len(v[2]) for v in views) < MIN_CROSSINGS:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from referee.geometry import parse_geometry
 from vision.board_image import BoardView
 from vision.lens import STRAIGHT, Lens, LensError, project
-from vision.lines import crossings, fit_lens, follow_lines
+from vision.lines import MIN_CROSSINGS, bare, crossings, fit_lens, follow_lines
 from vision.locate import corner_homography
 from vision.model import BoardModel
 
@@ -80,9 +80,12 @@ def test_a_profile_keeps_its_lens_and_one_without_reads_straight():
     assert BoardModel.from_dict(data).lens.straight
 
 
-def draw_board(geometry, corners_straight: np.ndarray, lens: Lens) -> tuple[np.ndarray, np.ndarray]:
-    """A picture of the empty ``geometry`` (its lines, or its squares) whose corners a straight lens shows at
-    ``corners_straight``, seen through ``lens``; and where the picture shows the corners."""
+def draw_board(
+    geometry, corners_straight: np.ndarray, lens: Lens, stones: str | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """A picture of ``geometry`` (its lines, or its squares) whose corners a straight lens shows at
+    ``corners_straight``, seen through ``lens``, with a dark stone on each point ``stones`` (one symbol per cell,
+    empty when None) does not show bare; and where the picture shows the corners."""
     straight = np.full((SIZE[1], SIZE[0], 3), 170, np.uint8)
     homography = cv2.getPerspectiveTransform(
         np.array(geometry.corners, np.float32), corners_straight.astype(np.float32)
@@ -105,6 +108,12 @@ def draw_board(geometry, corners_straight: np.ndarray, lens: Lens) -> tuple[np.n
             x, y = geometry.centres[k]
             shade = (40, 40, 40) if (int(x) + int(y)) % 2 else (220, 220, 220)
             cv2.fillPoly(big, [at(np.array(geometry.polygon(cell)))], shade, cv2.LINE_AA, bits)
+    for k, symbol in enumerate(stones or ""):
+        if symbol != ".":
+            x, y = geometry.centres[k]
+            rim = at(np.array([(x, y), (x + 0.45, y)]))
+            radius = int(np.linalg.norm(rim[1] - rim[0]))
+            cv2.circle(big, (int(rim[0][0]), int(rim[0][1])), radius, (20, 20, 20), -1, cv2.LINE_AA, bits)
     straight = cv2.resize(big, SIZE, interpolation=cv2.INTER_AREA)
     return lens.show(straight), lens.bend(corners_straight)
 
@@ -150,6 +159,20 @@ def test_crossings_covered_by_pieces_tell_nothing_and_too_few_leave_the_lens_str
     assert fit_lens(geometry, [(picture, located, "o" * len(geometry.cells))]).lens.straight
     points, near = crossings(parse_geometry("diamond:8"))
     assert len(points) == 7 * 7 and all(len(cells) == 4 for cells in near)  # the inner corners of the squares
+
+
+def test_a_nearly_full_board_tells_its_lens_by_the_crossings_of_its_bare_points():
+    """A game under way: four points in five hold a stone, and hardly a bare point has four bare neighbours (the
+    crossings no stone may reach). The bare points' own crossings tell the lens; a straight lens stays straight."""
+    geometry = parse_geometry("points:19x19")
+    rng = np.random.default_rng(4)
+    stones = "".join("o" if rng.random() < 0.8 else "." for _ in geometry.cells)
+    _, near = crossings(geometry)
+    assert bare(near, stones).sum() < MIN_CROSSINGS <= stones.count(".")
+    for k1 in (-0.08, 0.0):
+        picture, corners = draw_board(geometry, TILTED, Lens(k1, SIZE), stones)
+        located = corner_homography(geometry, tuple(map(tuple, corners)))  # type: ignore[arg-type]
+        assert fit_lens(geometry, [(picture, located, stones)]).lens.k1 == pytest.approx(k1, abs=0.01)
 
 
 def test_a_board_seen_through_its_lens_is_warped_flat_straight():
