@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -266,7 +267,7 @@ class BoardReader:
             # frame is read. A fresh light is free to bend towards a hand and explain it away, so one frame
             # cannot tell a lamp from a hand; a lamp stays and a hand moves. The fresh reading is believed when
             # the frame before, covered in its earlier light too, was read the same afresh
-            afresh = self._afresh_decide(features, seen, points, location, ring)
+            afresh = self._afresh_decide(lambda start: self._decide(features, seen, points, location, ring, start))
             if afresh.occluded:
                 fresh = afresh.verdicts
             else:
@@ -347,23 +348,17 @@ class BoardReader:
             between[cells] = median(shown[cells[:, None], corners], axis=1)
         return between
 
-    def _afresh_decide(
-        self,
-        features: np.ndarray,
-        seen: np.ndarray,
-        points: np.ndarray,
-        location: Location,
-        ring: tuple[np.ndarray, np.ndarray] | None,
-    ) -> _Decided:
+    def _afresh_decide(self, decide: Callable[[CellVerdicts | None], _Decided]) -> _Decided:
         """A covered frame read afresh: from the light the frame before's fresh look found, when that look found
         a hand too and this frame's light lies within what a warm fit follows from it (a hand stays a while, and
         the search for a light from nothing takes several times a warm frame's time), else from nothing. A
-        fresh look that found the frame before clear is compared with one from nothing, as it was read."""
+        fresh look that found the frame before clear is compared with one from nothing, as it was read.
+        ``decide``: this frame decided from an earlier look's light and classes (None: from nothing)."""
         if self._fresh is not None:
-            decided = self._decide(features, seen, points, location, ring, self._fresh)
+            decided = decide(self._fresh)
             if decided.verdicts.light.moved_from(self._fresh.light, self.judge.terms) <= FOLLOWED * LIGHT_SPREAD:
                 return decided
-        return self._decide(features, seen, points, location, ring, None)
+        return decide(None)
 
     def _beyond_followed(self, decided: _Decided) -> bool:
         """Whether a frame read warm, and found clear, moved its light further from the frame before's than a
