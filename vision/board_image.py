@@ -151,19 +151,13 @@ class BoardView:
         if lens is not None and not lens.straight:
             return self._warp_bent(image, m, lens, lens.bend(cv2.perspectiveTransform(edges, m)[0]))
         box = _pyramid_box(image.shape, cv2.perspectiveTransform(edges, m)[0], w, h)
-        if box is None:
-            return cv2.warpPerspective(
+        if box is not None:
+            image, m = _shrunk(image, box), _to_box(box) @ m
+        return _bgr(
+            cv2.warpPerspective(
                 image, m, self.size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE
             )
-        # the halved region is BGRA (see _shrunk): warped as it is, its fourth channel dropped from the flat image
-        flat = cv2.warpPerspective(
-            _shrunk(image, box),
-            _to_box(box) @ m,
-            self.size,
-            flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-            borderMode=cv2.BORDER_REPLICATE,
         )
-        return cv2.cvtColor(flat, cv2.COLOR_BGRA2BGR)
 
     def _warp_bent(self, image: np.ndarray, m: np.ndarray, lens: Lens, corners: np.ndarray) -> np.ndarray:
         """The warp through a bent ``lens`` of the picture that ``m`` maps flat pixels into (before the lens), whose
@@ -182,10 +176,9 @@ class BoardView:
             fixed, fraction = cv2.convertMaps(table[..., 0], table[..., 1], cv2.CV_16SC2)
             self._bent = (key, box, fixed, fraction)
         _, box, fixed, fraction = self._bent
-        if box is None:
-            return cv2.remap(image, fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        halved = cv2.remap(_shrunk(image, box), fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        return cv2.cvtColor(halved, cv2.COLOR_BGRA2BGR)
+        if box is not None:
+            image = _shrunk(image, box)
+        return _bgr(cv2.remap(image, fixed, fraction, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE))
 
     def features(self, flat: np.ndarray) -> np.ndarray:
         """What the reader sees around every flat pixel (H×W×``width`` float32, see ``FEATURE_NAMES``): the
@@ -330,6 +323,12 @@ def _shrunk(image: np.ndarray, box: Box) -> np.ndarray:
     for _ in range(levels):
         crop = cv2.pyrDown(crop)
     return crop
+
+
+def _bgr(flat: np.ndarray) -> np.ndarray:
+    """A warped flat image as BGR: one warped from a halved region (BGRA, see :func:`_shrunk`) drops its fourth
+    channel."""
+    return cv2.cvtColor(flat, cv2.COLOR_BGRA2BGR) if flat.shape[2] == 4 else flat
 
 
 def _to_box(box: Box) -> np.ndarray:

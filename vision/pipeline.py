@@ -356,7 +356,7 @@ class BoardReader:
         ``decide``: this frame decided from an earlier look's light and classes (None: from nothing)."""
         if self._fresh is not None:
             decided = decide(self._fresh)
-            if decided.verdicts.light.moved_from(self._fresh.light, self.judge.terms) <= FOLLOWED * LIGHT_SPREAD:
+            if self._followed(decided, self._fresh):
                 return decided
         return decide(None)
 
@@ -365,7 +365,12 @@ class BoardReader:
         warm fit follows (``FOLLOWED``)."""
         if decided.occluded or self._clear is None:
             return False
-        return decided.verdicts.light.moved_from(self._clear.light, self.judge.terms) > FOLLOWED * LIGHT_SPREAD
+        return not self._followed(decided, self._clear)
+
+    def _followed(self, decided: _Decided, earlier: CellVerdicts) -> bool:
+        """Whether a frame decided from ``earlier``'s light kept its light within what a warm fit follows
+        (``FOLLOWED``) of that light."""
+        return decided.verdicts.light.moved_from(earlier.light, self.judge.terms) <= FOLLOWED * LIGHT_SPREAD
 
     def _points_of(self, homography: np.ndarray, image: np.ndarray) -> np.ndarray:
         """Each cell's point, where its piece's top appears for this camera (kept while the homography holds)."""
