@@ -174,9 +174,16 @@ def crossed_ring(
     """Whether an arm crosses the ring: two neighbouring patches whose hue changed by more than ``hue`` (see
     :func:`ring_hues`) in the ring's own light (:func:`rim_light`, from the cells' ``light`` at each patch and
     the light field's ``terms`` there), each ``free`` (M): beside no piece, whose side or top may lean over the
-    ring. A patch whose ``reference`` is unknown (not finite: calibration never saw it free) tells nothing."""
+    ring. A patch whose ``reference`` is unknown (not finite: calibration never saw it free) tells nothing.
+
+    The ring's own light is fitted to the patches that tell a hue (two channels or more shown as they are, see
+    :func:`ring_hues`): a patch that shows one channel alone lies at the camera's limits, where its tone curve
+    bends. Under the violet lamp of ``go-coloured-light`` the right margin of game 2, whose reference showed red
+    clipped and green at 0.88 to 0.94, lost 0.3 to 0.4 less green than the margin beside it; its green alone bent
+    the fit, and four free patches of the near margin beyond it read as an arm crossing (``g2_violet_*``)."""
     free = free & np.isfinite(reference).all(axis=1)
     reference = np.where(np.isfinite(reference), reference, 0.0)
-    light = rim_light(seen, reference, light, terms, free)
+    telling = free & (_tells_hue(seen, reference).sum(axis=1) >= 2)
+    light = rim_light(seen, reference, light, terms, telling)
     crossed = (ring_hues(seen, reference, light) > hue) & free
     return bool((crossed & np.roll(crossed, 1)).any())

@@ -66,6 +66,19 @@ def test_a_board_under_tinted_lamps_reads_no_worse_than_it_did(figures):
     assert not low, f"runs under {TINTED_FLOOR:.1%} of cells: {low}"
 
 
+TINTED_COVERED = 3
+"""The most photos of ``go-coloured-light``'s runs, all of a clear board, reported covered: a guard against
+falling back, not the goal (none). The violet lamp's were five; game 2's two went when a margin at the camera's
+limits no longer bent the ring's light (see :func:`vision.cover.crossed_ring`)."""
+
+
+def test_a_clear_board_under_tinted_lamps_is_seldom_reported_covered(figures):
+    runs = {name: run for name, run in figures["sets"].items() if name.startswith("go-coloured-light")}
+    assert runs, "go-coloured-light was not read"
+    covered = {name: run["covered"] for name, run in runs.items() if run["covered"]}
+    assert sum(len(photos) for photos in covered.values()) <= TINTED_COVERED, f"reported covered: {covered}"
+
+
 WIDE = -0.08
 """A wide-angle webcam's barrel: the picture's corners drawn in by 8 %."""
 
