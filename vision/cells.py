@@ -45,7 +45,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, at_full_scale, tells_light
+from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, FEATURE_NAMES, at_full_scale, tells_light
 from vision.median import median
 from vision.model import BoardModel, StoneLook
 from vision.own_look import TAILS, own_distance, own_reading
@@ -180,6 +180,26 @@ class CellVerdicts:
     classes: np.ndarray
     """The class (index among the judge's names) the frame's own look settled each cell on, undecided ones
     too: the next frame's own look starts from it as well."""
+
+
+OUTLINED = (FEATURE_NAMES.index("top edges"), FEATURE_NAMES.index("rim edges"))
+"""The features a neighbour's outline raises where it lies over a cell: the edge energies over the top and the rim."""
+
+
+def own_features(seen: np.ndarray, near: np.ndarray, points: bool) -> np.ndarray:
+    """What the frame's own look sees of each cell (N×F) of what the cells show at each offset (``seen``, N×K×F):
+    what its point shows, and on a board of points (``points``) its edge energies over the top and the rim
+    (``OUTLINED``) as their median over the offsets ``near`` its point (where the bare board is looked for).
+    Go stones touch: a neighbour lying a little towards a bare point lays its outline over one side of it,
+    and the steps to the other sides show the point's own lines; a stone's own outline shows at most steps.
+    On a board of cells a piece keeps to its cell."""
+    own = seen[:, 0, :]
+    if not points:
+        return own
+    own = own.copy()
+    outlined = list(OUTLINED)
+    own[:, outlined] = median(seen[:, near][:, :, outlined], axis=1)
+    return own
 
 
 def _tails(d2_blocks: list[np.ndarray], blocks: list[slice], width: int) -> np.ndarray:
@@ -439,7 +459,7 @@ class CellJudge:
         # other reading settled there on light squares as white stones
         if previous is not None and beside:
             starts = (previous, *starts)
-        k, post = own_reading(seen[:, 0, :], self.terms, calibrated, starts)
+        k, post = own_reading(own_features(seen, self.near, beside), self.terms, calibrated, starts)
         conf = post[rows, k]
         # odd only when neither calibration's looks nor the frame's own look of any piece explains the cell
         distance = np.minimum(np.sqrt(scores.nearest), own_distance(seen[:, 0, :], self.terms, k, len(self.names)))

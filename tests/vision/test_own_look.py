@@ -7,9 +7,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.geometry import parse_geometry
-from vision.cells import LIGHT_SPREAD, _bare_beside, light_terms
+from referee.geometry import Layout, parse_geometry
+from vision.board_image import feature_count
+from vision.cells import LIGHT_SPREAD, OUTLINED, _bare_beside, light_terms, own_features
+from vision.config import VisionConfig
 from vision.own_look import _scatter, own_distance, own_reading
+from vision.pipeline import search_offsets
 
 BOARD = parse_geometry("points:19x19")
 
@@ -188,3 +191,34 @@ def test_lone_stones_the_reader_is_decisive_about_stay_however_few_their_piece()
     features, terms, post = two_stones(0.9999)
     labels, settled = own_reading(features, terms, post)
     assert (labels[[10, 20]] == 1).all() and (settled[[10, 20], 1] > 0.99).all()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(0, 2**32 - 1),
+    st.floats(0.05, 0.4),
+    st.floats(0.5, 2.0),
+    st.sampled_from(("points:19x19", "points:9x9", "diamond:8")),
+    st.data(),
+)
+def test_a_neighbours_outline_over_one_side_of_a_point_is_not_the_points_own(
+    seed: int, lines: float, outline: float, spec: str, data: st.DataObject
+) -> None:
+    """On a board of points a neighbour lying a little towards a bare point lays its outline over the point and
+    over the step towards it: the own look sees the point's own lines there. A stone's outline, shown at most
+    steps around its point, it sees. On a board of cells every feature is the point's own."""
+    geometry = parse_geometry(spec)
+    offsets = search_offsets(geometry, VisionConfig())
+    near = np.flatnonzero(np.linalg.norm(offsets, axis=1) <= np.linalg.norm(offsets, axis=1).max() / 2.0 + 1e-9)
+    rng = np.random.default_rng(seed)
+    seen = rng.normal(size=(30, len(offsets), feature_count(geometry)))
+    outlined = list(OUTLINED)
+    seen[:, :, outlined] = lines
+    side = data.draw(st.sampled_from(near[1:].tolist()))
+    hemmed, stone = seen.copy(), seen.copy()
+    hemmed[np.ix_(np.arange(30), [0, side], outlined)] += outline
+    stone[np.ix_(np.arange(30), near, outlined)] += outline
+    points = geometry.layout is Layout.POINT
+    assert np.allclose(own_features(hemmed, near, points)[:, outlined], hemmed[:, 0, outlined] if not points else lines)
+    assert np.allclose(own_features(stone, near, points)[:, outlined], lines + outline)
+    assert np.array_equal(own_features(seen, near, points)[:, :3], seen[:, 0, :3])
