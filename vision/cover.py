@@ -112,6 +112,12 @@ def _tells_hue(seen: np.ndarray, reference: np.ndarray) -> np.ndarray:
     return shows_hue(seen) & shows_hue(reference)
 
 
+def _tells_hues(told: np.ndarray) -> np.ndarray:
+    """Which patches of the ring tell a hue, from which of their channels do (``told``, M×3, see
+    :func:`_tells_hue`): two channels or more, one to change against another."""
+    return np.asarray(told.sum(axis=1) >= 2)
+
+
 def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.ndarray:
     """How far each patch of the ring changed its hue (M, log colour): ``seen`` and ``reference`` are the patches'
     log colours (M×3, in order around the ring) in this frame and at calibration, ``light`` this frame's light
@@ -123,7 +129,7 @@ def ring_hues(seen: np.ndarray, reference: np.ndarray, light: np.ndarray) -> np.
     lit, _, _ = lit_surface(reference + light, seen)
     change = np.maximum(seen, NOISE) - np.maximum(lit, NOISE)
     told = _tells_hue(seen, reference)
-    known = told.sum(axis=1) >= 2
+    known = _tells_hues(told)
     spread = np.zeros(len(seen))
     if known.any():
         masked = np.where(told, change, np.nan)[known]
@@ -183,7 +189,7 @@ def crossed_ring(
     the fit, and four free patches of the near margin beyond it read as an arm crossing (``g2_violet_*``)."""
     free = free & np.isfinite(reference).all(axis=1)
     reference = np.where(np.isfinite(reference), reference, 0.0)
-    telling = free & (_tells_hue(seen, reference).sum(axis=1) >= 2)
+    telling = free & _tells_hues(_tells_hue(seen, reference))
     light = rim_light(seen, reference, light, terms, telling)
     crossed = (ring_hues(seen, reference, light) > hue) & free
     return bool((crossed & np.roll(crossed, 1)).any())
