@@ -459,7 +459,8 @@ class CellJudge:
         # other reading settled there on light squares as white stones
         if previous is not None and beside:
             starts = (previous, *starts)
-        k, post = own_reading(own_features(seen, self.near, beside), self.terms, calibrated, starts)
+        bare = self._bare_structure(light) if beside else None
+        k, post = own_reading(own_features(seen, self.near, beside), self.terms, calibrated, starts, bare)
         conf = post[rows, k]
         # odd only when neither calibration's looks nor the frame's own look of any piece explains the cell
         distance = np.minimum(np.sqrt(scores.nearest), own_distance(seen[:, 0, :], self.terms, k, len(self.names)))
@@ -573,6 +574,17 @@ class CellJudge:
         colour = out[:, :3] - self.terms @ light.field
         out[:, :3] = self.pivot + (colour - self.pivot) / np.maximum(light.contrast, CONTRAST_FLOOR)
         out[:, 3:] = light.unshow(out[:, 3:])
+        return out
+
+    def _bare_structure(self, light: Light) -> np.ndarray:
+        """How the bare board's colour differs from cell to cell as calibration saw it (N×F, nothing in the
+        texture), in ``light``'s contrast, about its median over the board: a lamp's glare or spot, a flash, the
+        margin's light beside the edge points. The frame's own look fits how much of it the frame still shows
+        (:func:`vision.own_look.own_reading`). Its texture is left out: the own look sees a point's outline
+        energies as their median around it, calibration's empty look at the point alone."""
+        colour = self.in_light(self.empty[:, :3], light.contrast)
+        out = np.zeros_like(self.empty)
+        out[:, :3] = colour - median(colour, axis=0)
         return out
 
     def _shown_means(self, light: Light, means: np.ndarray | None = None) -> np.ndarray:

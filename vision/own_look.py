@@ -17,6 +17,13 @@ before. A Gaussian's covariance is widened by a piece's few odd cells, or by
 the cells of another piece the reader took for it (bare points in a lamp's
 spot read as white stones), until it reaches over them and keeps them.
 
+The bare board is no one look, though: calibration saw its colour differ from
+cell to cell (a lamp's spot, a flash, the margin's light beside the edge), and
+one smooth field cannot follow that. Given that structure, the bare piece's
+mean at each cell moves by the share of it the frame still shows, fitted with
+the pieces and the field to the cells read bare: from none (a lamp switched
+off) to all of it (the lamps of calibration), never its opposite.
+
 The same looks tell which cells no piece explains as the frame shows it
 (:func:`own_distance`): under a tinted lamp the bare board is far from
 calibration's look of it, cell after cell, yet near the frame's own. A hand
@@ -66,7 +73,11 @@ point, and the covariance stays invertible."""
 
 
 def own_reading(
-    features: np.ndarray, terms: np.ndarray, posterior: np.ndarray, starts: tuple[np.ndarray, ...] = ()
+    features: np.ndarray,
+    terms: np.ndarray,
+    posterior: np.ndarray,
+    starts: tuple[np.ndarray, ...] = (),
+    bare: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The reading settled by the frame's own look of each piece, and each cell's posterior over the classes.
 
@@ -74,7 +85,9 @@ def own_reading(
     the constant); ``posterior``: the reader's (N×C), whose likeliest classes start it. ``starts``: other
     readings (each N classes) to start from as well; of the readings settled from each start, the one the
     frame's own look explains best (its log-likelihood, every cell by the mixture of the pieces) is kept,
-    the reader's unless another is likelier by ``DECISIVE``. A class no cell holds stays empty: the frame
+    the reader's unless another is likelier by ``DECISIVE``. ``bare``: how calibration saw the bare board (class
+    0) differ from cell to cell (N×F), of which the frame shows a share per feature, from none to all, fitted
+    with the pieces and the field to the cells read bare; None for none. A class no cell holds stays empty: the frame
     cannot show how it looks. A piece with too few cells for a covariance of its own takes the one all
     pieces share. A board of too few cells to tell a covariance keeps the reader's."""
     x = np.asarray(features, dtype=np.float64)
@@ -85,7 +98,7 @@ def own_reading(
     best: tuple[float, np.ndarray, np.ndarray] | None = None
     first = posterior.argmax(axis=1)
     for start in (first, *(s for s in starts if not np.array_equal(s, first))):
-        labels, loglik = _named(*_settled(x, slope, np.asarray(start), classes), posterior)
+        labels, loglik = _named(*_settled(x, slope, np.asarray(start), classes, bare), posterior)
         top = loglik.max(axis=1, keepdims=True)
         explained = float((top[:, 0] + np.log(np.exp(loglik - top).sum(axis=1))).sum())
         if best is None or explained > best[0] + DECISIVE:
@@ -102,16 +115,18 @@ def own_reading(
     return labels, post
 
 
-def _settled(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) -> tuple[np.ndarray, np.ndarray]:
+def _settled(
+    x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int, bare: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """The reading classification EM settles on from ``labels`` (N), and each cell's log-likelihood under each
     class (N×C) in the pieces fitted to it."""
-    loglik = _loglik(x, slope, labels, classes)
+    loglik = _loglik(x, slope, labels, classes, bare)
     for _ in range(ROUNDS):
         settled = loglik.argmax(axis=1)
         if np.array_equal(settled, labels):
             break
         labels = settled
-        loglik = _loglik(x, slope, labels, classes)
+        loglik = _loglik(x, slope, labels, classes, bare)
     return labels, loglik
 
 
@@ -129,14 +144,16 @@ def _named(labels: np.ndarray, loglik: np.ndarray, posterior: np.ndarray) -> tup
     return order[labels], named
 
 
-def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+def _loglik(
+    x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int, bare: np.ndarray | None = None
+) -> np.ndarray:
     """Each cell's log-likelihood under each class (N×C, -inf for a class no cell holds), the classes fitted
     to ``labels``: a mean each, one field over the board, a scatter each (or the shared covariance): the
     Student-t's where the piece has ``TOLD`` cells per feature, else the plain covariance."""
     n, width = x.shape
     present = np.flatnonzero(np.bincount(labels, minlength=classes))
-    means, flat = _fit_pieces(x, slope, labels, present, np.ones(n, dtype=bool))
-    residual = flat - means[np.searchsorted(present, labels)]
+    means, flat, shift = _fit_pieces(x, slope, labels, present, np.ones(n, dtype=bool), bare)
+    residual = flat - means[np.searchsorted(present, labels)] - np.where((labels == 0)[:, None], shift, 0.0)
     shared = residual.T @ residual / n
     out = np.full((n, classes), -np.inf)
     for j, c in enumerate(present.tolist()):
@@ -149,7 +166,7 @@ def _loglik(x: np.ndarray, slope: np.ndarray, labels: np.ndarray, classes: int) 
             cov = own.T @ own / count
         else:
             cov = _scatter(own)
-        d2 = _squared(flat - means[j], cov)
+        d2 = _squared(flat - means[j] - (shift if c == 0 else 0.0), cov)
         half_log_det = 0.5 * np.linalg.slogdet(cov + RIDGE * np.eye(width))[1]
         out[:, c] = np.log(count / n) - 0.5 * (TAILS + width) * np.log1p(d2 / TAILS) - half_log_det
     return out
@@ -214,7 +231,7 @@ def _half_look(
     """Each cell's squared Mahalanobis distance (N×len(present)) to each present piece, fitted to the ``core``
     cells read as it: a mean each and one field over the board."""
     fit = core & np.isin(labels, present)
-    means, flat = _fit_pieces(x, slope, labels, np.array(present), fit)
+    means, flat, _ = _fit_pieces(x, slope, labels, np.array(present), fit)
     out = np.empty((len(x), len(present)))
     for j, c in enumerate(present):
         residual = flat[fit & (labels == c)] - means[j]
@@ -223,14 +240,34 @@ def _half_look(
 
 
 def _fit_pieces(
-    x: np.ndarray, slope: np.ndarray, labels: np.ndarray, present: np.ndarray, rows: np.ndarray
-) -> tuple[np.ndarray, np.ndarray]:
-    """The ``present`` pieces' means (len(present)×F) and every cell's features with the one field over the
-    board taken out (N×F), both fitted by least squares to the ``rows`` (N, bool) as read (``labels``)."""
+    x: np.ndarray,
+    slope: np.ndarray,
+    labels: np.ndarray,
+    present: np.ndarray,
+    rows: np.ndarray,
+    bare: np.ndarray | None = None,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ``present`` pieces' means (len(present)×F), every cell's features with the one field over the board
+    taken out (N×F), and what of ``bare`` the bare board's cells show (N×F), all fitted by least squares to the
+    ``rows`` (N, bool) as read (``labels``). ``bare``: how the bare board (class 0) differs from cell to cell
+    (N×F), of which the cells read bare show a share of 0 to 1 per feature (see :func:`own_reading`); None for
+    none."""
     design = np.concatenate([(labels[:, None] == present[None, :]).astype(np.float64), slope], axis=1)
-    gram = design[rows].T @ design[rows] + 1e-9 * np.eye(design.shape[1])
-    coef = np.linalg.solve(gram, design[rows].T @ x[rows])
-    return coef[: len(present)], x - slope @ coef[len(present) :]
+    d, shown = design[rows], x[rows]
+    gram = d.T @ d + 1e-9 * np.eye(design.shape[1])
+    coef = np.linalg.solve(gram, d.T @ shown)
+    if bare is None:
+        return coef[: len(present)], x - slope @ coef[len(present) :], np.zeros_like(x)
+    # the share of the structure each feature shows, with the pieces and the field taken out of both (the
+    # Frisch–Waugh way), kept between none of it and all of it
+    bare = np.asarray(bare, dtype=np.float64)
+    structure = np.where((labels == 0)[:, None], bare, 0.0)
+    own = np.linalg.solve(gram, d.T @ structure[rows])
+    left, apart = shown - d @ coef, structure[rows] - d @ own
+    told = (apart * apart).sum(axis=0)
+    share = np.clip((apart * left).sum(axis=0) / np.maximum(told, 1e-12), 0.0, 1.0)
+    coef = coef - own * share
+    return coef[: len(present)], x - slope @ coef[len(present) :], bare * share
 
 
 def _squared(offset: np.ndarray, cov: np.ndarray) -> np.ndarray:

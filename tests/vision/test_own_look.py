@@ -222,3 +222,44 @@ def test_a_neighbours_outline_over_one_side_of_a_point_is_not_the_points_own(
     assert np.allclose(own_features(hemmed, near, points)[:, outlined], hemmed[:, 0, outlined] if not points else lines)
     assert np.allclose(own_features(stone, near, points)[:, outlined], lines + outline)
     assert np.array_equal(own_features(seen, near, points)[:, :3], seen[:, 0, :3])
+
+
+def lit_corner(seed: int, tilt: float, strength: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A frame whose bare board, in one corner of the board, shows a lamp's spot ``strength`` of the way from the
+    bare board's colour to the white stones', as calibration saw it there too: its features, light terms,
+    truth and the spot as calibration saw the bare board (N×F, what each cell's bare look adds)."""
+    features, terms, truth = frame(seed, tilt)
+    corner = (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
+    structure = np.zeros_like(features)
+    structure[corner] = strength * np.array([0.15, 0.8, 0.0])
+    features[truth == 0] += structure[truth == 0]
+    return features, terms, truth, structure
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bare_cells_in_a_spot_calibration_saw_are_read_bare(seed: int) -> None:
+    """The reader took about half the spot's bare cells for white stones. Under one smooth field the frame's own
+    look reads at least those white; knowing how calibration saw the bare board differ from cell to cell, it
+    reads it bare but for a cell or so where the spot meets the board (the spot's other bare cells show how
+    much of it the frame still shows). A third of the way closer, bare and white would share one colour."""
+    features, terms, truth, structure = lit_corner(seed, tilt=0.2, strength=0.6)
+    spot = (truth == 0) & (structure[:, 1] > 0)
+    took = spot & (np.random.default_rng(seed + 100).random(len(truth)) < 0.5)
+    post = reader(truth, took)
+    plain, _ = own_reading(features, terms, post)
+    assert (plain[spot] != 0).sum() >= took.sum(), "one smooth field alone now reads the spot bare"
+    labels, _ = own_reading(features, terms, post, bare=structure)
+    assert (labels[spot] != 0).sum() <= 1 and (labels != truth).sum() <= 3
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**16), st.floats(-0.5, 0.5), st.sampled_from((-1.0, 1.0)))
+def test_a_spot_the_frame_does_not_show_changes_no_reading(seed: int, tilt: float, sign: float) -> None:
+    """A lamp calibration saw and the frame does not (switched off, or its opposite: a shadow where it shone)
+    is taken as shown by none of its share: the reading stays the frame's own."""
+    features, terms, truth = frame(seed, tilt)
+    corner = (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
+    structure = np.where(corner[:, None], sign * np.array([0.15, 0.8, 0.0]), 0.0)
+    post = reader(truth, np.zeros(len(truth), bool))
+    labels, _ = own_reading(features, terms, post, bare=structure)
+    assert np.array_equal(labels, truth)
