@@ -11,7 +11,7 @@ from referee.geometry import Layout, parse_geometry
 from vision.board_image import feature_count
 from vision.cells import LIGHT_SPREAD, OUTLINED, _bare_beside, light_terms, own_features
 from vision.config import VisionConfig
-from vision.own_look import _scatter, own_distance, own_reading
+from vision.own_look import _fit_pieces, _scatter, own_distance, own_reading
 from vision.pipeline import search_offsets
 
 BOARD = parse_geometry("points:19x19")
@@ -263,3 +263,19 @@ def test_a_spot_the_frame_does_not_show_changes_no_reading(seed: int, tilt: floa
     post = reader(truth, np.zeros(len(truth), bool))
     labels, _ = own_reading(features, terms, post, bare=structure)
     assert np.array_equal(labels, truth)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**16), st.floats(-1.0, 2.0))
+def test_the_bare_board_shows_between_none_and_all_of_calibrations_structure(seed: int, shown: float) -> None:
+    """A frame whose bare cells show ``shown`` times the spot calibration saw, under a tilted light: the share the
+    own look takes is that, kept between none (a lamp switched off; a shadow where it shone is no spot) and all
+    of it. Each piece shows one look here, so that the share is the structure's alone."""
+    _, terms, truth, structure = lit_corner(seed, tilt=0.0, strength=0.6)
+    looks = np.array([[0.0, 0.0, 0.0], [0.15, 0.8, 0.0], [-0.15, -0.8, 0.4]])
+    features = looks[truth] + 0.3 * terms[:, [1]] + np.where((truth == 0)[:, None], shown * structure, 0.0)
+    present = np.unique(truth)
+    _, _, share = _fit_pieces(features, terms[:, 1:], truth, present, np.ones(len(truth), bool), structure)
+    spot = structure[:, 1] > 0
+    assert np.allclose(share[spot, 1] / structure[spot, 1], np.clip(shown, 0.0, 1.0), atol=1e-6)
+    assert not share[~spot].any()
