@@ -85,11 +85,11 @@ def own_reading(
     the constant); ``posterior``: the reader's (N×C), whose likeliest classes start it. ``starts``: other
     readings (each N classes) to start from as well; of the readings settled from each start, the one the
     frame's own look explains best (its log-likelihood, every cell by the mixture of the pieces) is kept,
-    the reader's unless another is likelier by ``DECISIVE``. ``bare``: how calibration saw the bare board (class
-    0) differ from cell to cell (N×F), of which the frame shows a share per feature, from none to all, fitted
-    with the pieces and the field to the cells read bare; None for none. A class no cell holds stays empty: the frame
-    cannot show how it looks. A piece with too few cells for a covariance of its own takes the one all
-    pieces share. A board of too few cells to tell a covariance keeps the reader's."""
+    the reader's unless another is likelier by ``DECISIVE``. ``bare``: how calibration saw the bare board
+    (class 0) differ from cell to cell (N×F), of which the frame shows a share per feature, from none to all,
+    fitted with the pieces and the field to the cells read bare; None for none. A class no cell holds stays
+    empty: the frame cannot show how it looks. A piece with too few cells for a covariance of its own takes
+    the one all pieces share. A board of too few cells to tell a covariance keeps the reader's."""
     x = np.asarray(features, dtype=np.float64)
     if len(x) <= 2 * x.shape[1] + 2:
         return posterior.argmax(axis=1), posterior
@@ -149,7 +149,8 @@ def _loglik(
 ) -> np.ndarray:
     """Each cell's log-likelihood under each class (N×C, -inf for a class no cell holds), the classes fitted
     to ``labels``: a mean each, one field over the board, a scatter each (or the shared covariance): the
-    Student-t's where the piece has ``TOLD`` cells per feature, else the plain covariance."""
+    Student-t's where the piece has ``TOLD`` cells per feature, else the plain covariance. The bare board's
+    mean (class 0) moves at each cell by the share of ``bare`` the frame shows (see :func:`_fit_pieces`)."""
     n, width = x.shape
     present = np.flatnonzero(np.bincount(labels, minlength=classes))
     means, flat, shift = _fit_pieces(x, slope, labels, present, np.ones(n, dtype=bool), bare)
