@@ -256,7 +256,7 @@ def test_bare_cells_in_a_spot_calibration_saw_are_read_bare(seed: int) -> None:
 @given(st.integers(0, 2**16), st.floats(-0.5, 0.5), st.sampled_from((-1.0, 1.0)))
 def test_a_spot_the_frame_does_not_show_changes_no_reading(seed: int, tilt: float, sign: float) -> None:
     """A lamp calibration saw and the frame does not (switched off, or its opposite: a shadow where it shone)
-    is taken as shown by none of its share: the reading stays the frame's own."""
+    is taken as shown by little or none of it: the reading stays the frame's own."""
     features, terms, truth = frame(seed, tilt)
     corner = (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
     structure = np.where(corner[:, None], sign * np.array([0.15, 0.8, 0.0]), 0.0)

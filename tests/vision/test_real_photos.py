@@ -15,7 +15,13 @@ import numpy as np
 import pytest
 
 from calibration.bench_real import measure
-from vision.sidecar import parse_corners
+from calibration.fit import fit_profile, load_photo
+from referee.geometry import parse_geometry
+from vision.images import read_image
+from vision.layout import parse_layout
+from vision.locate import corner_homography
+from vision.pipeline import BoardReader
+from vision.sidecar import corners_beside, parse_corners
 
 SETS = ("go-sequence-1280", "go-webcam-640", "go-coloured-light")
 HANDS = {"go-webcam-640": {"frame_003.jpg", "frame_005.jpg"}}
@@ -125,14 +131,6 @@ def test_a_photo_under_a_flash_reads_back_as_calibration_saw_it(shared_data: Pat
     """``g3_topdown`` of ``go-coloured-light`` (in no run): another board and camera, a flash's glare over its
     lower left. A user calibrates from this one photo and its layout, then reads it: the bare points calibration
     saw in the glare read bare, though one smooth light over the board cannot follow the glare."""
-    from calibration.fit import fit_profile, load_photo
-    from referee.geometry import parse_geometry
-    from vision.images import read_image
-    from vision.layout import parse_layout
-    from vision.locate import corner_homography
-    from vision.pipeline import BoardReader
-    from vision.sidecar import corners_beside
-
     photo = shared_data / "real" / "go-coloured-light" / "g3_topdown.jpg"
     layout = photo.with_suffix(".txt")
     assert photo.is_file() and layout.is_file(), f"labelled photo missing: {photo} (and its layout {layout.name})"
