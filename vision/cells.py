@@ -460,10 +460,11 @@ class CellJudge:
         if previous is not None and beside:
             starts = (previous, *starts)
         bare = self._bare_structure(light) if beside else None
-        k, post = own_reading(own_features(seen, self.near, beside), self.terms, calibrated, starts, bare)
+        own = own_features(seen, self.near, beside)
+        k, post = own_reading(own, self.terms, calibrated, starts, bare)
         conf = post[rows, k]
         # odd only when neither calibration's looks nor the frame's own look of any piece explains the cell
-        distance = np.minimum(np.sqrt(scores.nearest), own_distance(seen[:, 0, :], self.terms, k, len(self.names)))
+        distance = np.minimum(np.sqrt(scores.nearest), own_distance(own, self.terms, k, len(self.names)))
         symbols = tuple(
             self.names[j] if c >= self.min_confidence else "?" for j, c in zip(k.tolist(), conf.tolist(), strict=True)
         )
