@@ -186,6 +186,13 @@ OUTLINED = (FEATURE_NAMES.index("top edges"), FEATURE_NAMES.index("rim edges"))
 """The features a neighbour's outline raises where it lies over a cell: the edge energies over the top and the rim."""
 
 
+def near_offsets(offsets: np.ndarray) -> np.ndarray:
+    """Which search offsets (K×2, the first zero) lie within half the reach of the farthest: where the bare board
+    of an empty cell is looked for (indices)."""
+    length = np.sqrt((np.asarray(offsets, dtype=np.float64) ** 2).sum(axis=1))
+    return np.flatnonzero(length <= length.max() / 2.0 + 1e-9)
+
+
 def own_features(seen: np.ndarray, near: np.ndarray, points: bool) -> np.ndarray:
     """What the frame's own look sees of each cell (N×F) of what the cells show at each offset (``seen``, N×K×F):
     what its point shows, and on a board of points (``points``) its edge energies over the top and the rim
@@ -339,7 +346,7 @@ class CellJudge:
         reach = float(np.sqrt((self.offsets**2).sum(axis=1)).max())
         spread = max(reach / 2.0, 1e-6)
         self.offset_cost = 0.5 * (self.offsets**2).sum(axis=1) / spread**2
-        self.near = np.flatnonzero(np.sqrt((self.offsets**2).sum(axis=1)) <= reach / 2.0 + 1e-9)
+        self.near = near_offsets(self.offsets)
         """The offsets within half the reach, where the bare board of an empty cell must show somewhere: a
         neighbour's stone may lean over the rest, a hand covers it all."""
         self.neighbours = neighbours

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from referee.geometry import Layout, parse_geometry
 from vision.board_image import feature_count
-from vision.cells import LIGHT_SPREAD, OUTLINED, _bare_beside, light_terms, own_features
+from vision.cells import LIGHT_SPREAD, OUTLINED, _bare_beside, light_terms, near_offsets, own_features
 from vision.config import VisionConfig
 from vision.own_look import _fit_pieces, _scatter, own_distance, own_reading
 from vision.pipeline import search_offsets
@@ -209,7 +209,7 @@ def test_a_neighbours_outline_over_one_side_of_a_point_is_not_the_points_own(
     steps around its point, it sees. On a board of cells every feature is the point's own."""
     geometry = parse_geometry(spec)
     offsets = search_offsets(geometry, VisionConfig())
-    near = np.flatnonzero(np.linalg.norm(offsets, axis=1) <= np.linalg.norm(offsets, axis=1).max() / 2.0 + 1e-9)
+    near = near_offsets(offsets)
     rng = np.random.default_rng(seed)
     seen = rng.normal(size=(30, len(offsets), feature_count(geometry)))
     outlined = list(OUTLINED)
