@@ -9,12 +9,15 @@ from hypothesis import strategies as st
 
 from referee.geometry import Layout, parse_geometry
 from vision.board_image import feature_count
-from vision.cells import LIGHT_SPREAD, OUTLINED, _bare_beside, light_terms, near_offsets, own_features
+from vision.cells import LIGHT_SPREAD, OUTLINED, _bare_beside, light_terms, near_offsets, nearby_weights, own_features
 from vision.config import VisionConfig
-from vision.own_look import _fit_pieces, _scatter, own_distance, own_reading
+from vision.own_look import BareBoard, _fit_pieces, _scatter, own_distance, own_reading
 from vision.pipeline import search_offsets
 
 BOARD = parse_geometry("points:19x19")
+NEARBY = nearby_weights(np.array(BOARD.centres))
+ALONE = np.zeros_like(NEARBY)
+"""No cell tells another's light: the bare board's structure alone."""
 
 
 def frame(seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -248,7 +251,7 @@ def test_bare_cells_in_a_spot_calibration_saw_are_read_bare(seed: int) -> None:
     post = reader(truth, took)
     plain, _ = own_reading(features, terms, post)
     assert (plain[spot] != 0).sum() >= took.sum(), "one smooth field alone now reads the spot bare"
-    labels, _ = own_reading(features, terms, post, bare=structure)
+    labels, _ = own_reading(features, terms, post, bare=BareBoard(structure, ALONE))
     assert (labels[spot] != 0).sum() <= 1 and (labels != truth).sum() <= 3
 
 
@@ -261,8 +264,10 @@ def test_a_spot_the_frame_does_not_show_changes_no_reading(seed: int, tilt: floa
     corner = (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
     structure = np.where(corner[:, None], sign * np.array([0.15, 0.8, 0.0]), 0.0)
     post = reader(truth, np.zeros(len(truth), bool))
-    labels, _ = own_reading(features, terms, post, bare=structure)
+    labels, _ = own_reading(features, terms, post, bare=BareBoard(structure, ALONE))
     assert np.array_equal(labels, truth)
+    near, _ = own_reading(features, terms, post, bare=BareBoard(structure, NEARBY))
+    assert np.array_equal(near, truth)
 
 
 @settings(max_examples=40, deadline=None)
@@ -279,3 +284,49 @@ def test_the_bare_board_shows_between_none_and_all_of_calibrations_structure(see
     spot = structure[:, 1] > 0
     assert np.allclose(share[spot, 1] / structure[spot, 1], np.clip(shown, 0.0, 1.0), atol=1e-6)
     assert not share[~spot].any()
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_bare_cells_in_a_spot_of_the_frames_own_are_read_bare(seed: int) -> None:
+    """A lamp's spot calibration never saw lights the bare board in one corner, where no stone lies, 0.6 of the
+    way to the white stones' colour; the reader took about half its cells for white stones. As one look under
+    one smooth field the frame's own look reads the whole spot white; the bare cells near each cell show its
+    light, and it reads the spot bare but for a cell or so. Had the reader taken every cell of it, no bare cell
+    would show the spot's light."""
+    features, terms, truth = frame(seed, tilt=0.2)
+    looks = np.array([[0.0, 0.0, 0.0], [0.15, 0.8, 0.0], [-0.15, -0.8, 0.4]])
+    spot = (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
+    features[spot] += looks[0] - looks[truth[spot]] + 0.6 * looks[1]
+    truth = np.where(spot, 0, truth)
+    took = spot & (np.random.default_rng(seed + 100).random(len(truth)) < 0.5)
+    post = reader(truth, took)
+    unseen = np.zeros_like(features)
+    plain, _ = own_reading(features, terms, post, bare=BareBoard(unseen, ALONE))
+    assert (plain[spot] != 0).sum() >= took.sum(), "the bare board as one look now reads the spot bare"
+    labels, _ = own_reading(features, terms, post, bare=BareBoard(unseen, NEARBY))
+    assert (labels[spot] != 0).sum() <= 1 and (labels != truth).sum() <= 2
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**16), st.floats(-0.5, 0.5))
+def test_the_bare_cells_near_a_stone_do_not_read_it_bare(seed: int, tilt: float) -> None:
+    """A reading that is the frame's own stays so when the bare cells near each cell tell its light: a stone's
+    own look is no part of the light the bare board shows there, and half the board's cells are bare, so
+    nearly every stone has bare cells near it."""
+    features, terms, truth = frame(seed, tilt)
+    post = reader(truth, np.zeros(len(truth), bool))
+    labels, _ = own_reading(features, terms, post, bare=BareBoard(np.zeros_like(features), NEARBY))
+    assert np.array_equal(labels, truth)
+
+
+def test_a_cell_tells_the_light_of_the_cells_near_it_only() -> None:
+    """One pitch's Gaussian over the cells within two pitches, nothing of a cell's own, the same both ways."""
+    weights = nearby_weights(np.array(BOARD.centres))
+    names = [str(cell) for cell in BOARD.cells]
+    centre = names.index("j10")
+    assert weights[centre, centre] == 0.0 and np.allclose(weights, weights.T)
+    assert weights[centre, names.index("k10")] == pytest.approx(np.exp(-0.5))
+    assert weights[centre, names.index("k11")] == pytest.approx(np.exp(-1.0))
+    assert weights[centre, names.index("l10")] == pytest.approx(np.exp(-2.0))
+    assert weights[centre, names.index("l11")] == 0.0
+    assert (weights[centre] > 0).sum() == 12
