@@ -48,7 +48,7 @@ import numpy as np
 from vision.board_image import BRIGHTEST, DARKEST, EDGE_ENERGIES, FEATURE_NAMES, at_full_scale, tells_light
 from vision.median import median
 from vision.model import BoardModel, StoneLook
-from vision.own_look import TAILS, BareBoard, own_distance, own_reading
+from vision.own_look import TAILS, BareBoard, bare_by_texture, own_distance, own_reading
 from vision.surface import lamp_hue, lit_surface
 
 WARM_ROUNDS = 1
@@ -486,8 +486,13 @@ class CellJudge:
         # other reading settled there on light squares as white stones
         if previous is not None and beside:
             starts = (previous, *starts)
-        bare = BareBoard(self._bare_structure(light), self.nearby) if beside else None
         own = own_features(seen, self.near, beside)
+        # and, on a board of points, reading bare every stone the texture alone settles as bare: a lamp's spot
+        # gives bare points a white stone's colour, not its outline, and the board beside an edge point may lie
+        # outside the spot (the violet lamp's spot brightens towards the margin)
+        if beside:
+            starts = (*starts, bare_by_texture(own, self.terms, calibrated.argmax(axis=1), len(self.names)))
+        bare = BareBoard(self._bare_structure(light), self.nearby) if beside else None
         k, post = own_reading(own, self.terms, calibrated, starts, bare)
         conf = post[rows, k]
         # odd only when neither calibration's looks nor the frame's own look of any piece explains the cell

@@ -76,6 +76,9 @@ RIDGE = 1e-3
 """Added to every covariance's diagonal (log colour², texture²): a piece whose cells all look alike is still no
 point, and the covariance stays invertible."""
 
+COLOURS = 3
+"""The features that are the colour, first (log, per channel); the rest are the texture."""
+
 LOCAL_PRIOR = 1.0
 """How firmly the bare board's light at a cell is the board's as a whole, in near cells at full weight (see
 :attr:`BareBoard.nearby`): with no near cell read bare it is the board's, with one at full weight it moves half
@@ -138,6 +141,19 @@ def own_reading(
     rare = _too_few(np.bincount(first, minlength=classes)[first], x.shape[1]) & sure
     labels[rare], post[rare] = first[rare], posterior[rare]
     return labels, post
+
+
+def bare_by_texture(features: np.ndarray, terms: np.ndarray, labels: np.ndarray, classes: int) -> np.ndarray:
+    """A reading (N classes) from ``labels``: every cell read as a piece that the frame's own look of the texture
+    alone, settled from ``labels``, reads bare, read bare instead (``features`` and ``terms`` as for
+    :func:`own_reading`). A lamp moves the colours, not the texture: in a lamp's spot bare points take a white
+    stone's colour and keep the board's lines, and the texture alone tells them bare. It adds no stone: by its
+    texture alone a white stone may pass for a black one."""
+    texture = np.asarray(features, dtype=np.float64)[:, COLOURS:]
+    if not texture.shape[1] or len(texture) <= 2 * texture.shape[1] + 2:
+        return labels
+    settled, _ = _settled(texture, np.asarray(terms, dtype=np.float64)[:, 1:], labels, classes)
+    return np.where((settled == 0) & (labels != 0), 0, labels)
 
 
 def _settled(
@@ -212,7 +228,7 @@ def _local_light(residual: np.ndarray, read_bare: np.ndarray, nearby: np.ndarray
     the bare board under any lamp (with it, ``go-coloured-light`` read 29 wrong cells rather than 24)."""
     weight = nearby[:, read_bare]
     out = np.zeros_like(residual)
-    out[:, :3] = weight @ residual[read_bare, :3] / (LOCAL_PRIOR + weight.sum(axis=1))[:, None]
+    out[:, :COLOURS] = weight @ residual[read_bare, :COLOURS] / (LOCAL_PRIOR + weight.sum(axis=1))[:, None]
     return out
 
 

@@ -11,7 +11,7 @@ from referee.geometry import Layout, parse_geometry
 from vision.board_image import feature_count
 from vision.cells import LIGHT_SPREAD, OUTLINED, _bare_beside, light_terms, near_offsets, nearby_weights, own_features
 from vision.config import VisionConfig
-from vision.own_look import BareBoard, _fit_pieces, _scatter, own_distance, own_reading
+from vision.own_look import BareBoard, _fit_pieces, _scatter, bare_by_texture, own_distance, own_reading
 from vision.pipeline import search_offsets
 
 BOARD = parse_geometry("points:19x19")
@@ -330,3 +330,46 @@ def test_a_cell_tells_the_light_of_the_cells_near_it_only() -> None:
     assert weights[centre, names.index("l10")] == pytest.approx(np.exp(-2.0))
     assert weights[centre, names.index("l11")] == 0.0
     assert (weights[centre] > 0).sum() == 12
+
+
+def spot_with_lines(seed: int, strength: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A frame of colour and texture whose bare board, in one corner where no stone lies, a lamp's spot lights
+    ``strength`` of the way to the white stones' colour, while it shows the board's lines as the rest of the
+    bare board does: its features (N×5, the colour first), light terms, truth and the spot (N, bool)."""
+    colour, terms, truth = frame(seed, tilt=0.2)
+    looks = np.array([[0.0, 0.0, 0.0], [0.15, 0.8, 0.0], [-0.15, -0.8, 0.4]])
+    spot = (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
+    colour[spot] += looks[0] - looks[truth[spot]] + strength * looks[1]
+    truth = np.where(spot, 0, truth)
+    lines = np.array([[0.4, 0.2], [0.9, 0.0], [1.2, 0.05]])
+    noise = np.clip(np.random.default_rng(seed + 7).normal(size=(len(truth), 2)), -3.0, 3.0) * 0.1
+    return np.concatenate([colour, lines[truth] + noise], axis=1), terms, truth, spot
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_spot_read_wholly_white_is_read_bare_by_its_lines(seed: int) -> None:
+    """The reader took every cell of the spot for a white stone, so no cell read bare shows its light. The
+    frame's own look of the texture alone reads the spot bare: from there, with the light the bare cells near
+    each show, the own look reads it bare; from the reader's reading alone it stays white."""
+    features, terms, truth, spot = spot_with_lines(seed, strength=0.8)
+    post = reader(truth, spot)
+    start = bare_by_texture(features, terms, post.argmax(axis=1), 3)
+    assert (start[spot] == 0).all()
+    bare = BareBoard(np.zeros_like(features), NEARBY)
+    plain, _ = own_reading(features, terms, post, bare=bare)
+    assert (plain[spot] != 0).all(), "the reader's start alone now reads the spot bare"
+    labels, _ = own_reading(features, terms, post, (start,), bare=bare)
+    assert (labels != truth).sum() <= 1
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 2**16), st.floats(0.0, 1.0), st.floats(0.0, 0.3))
+def test_the_texture_alone_only_ever_reads_stones_bare(seed: int, strength: float, wrong: float) -> None:
+    """Whatever the reader said, the start by the texture alone differs from it only where it reads a stone
+    bare: by its texture alone a white stone may pass for a black one, and a bare cell for no stone."""
+    features, terms, truth, _ = spot_with_lines(seed, strength)
+    said = reader(truth, np.random.default_rng(seed).random(len(truth)) < wrong).argmax(axis=1)
+    start = bare_by_texture(features, terms, said, 3)
+    changed = start != said
+    assert (start[changed] == 0).all() and (said[changed] != 0).all()
+    assert np.array_equal(bare_by_texture(features[:, :3], terms, said, 3), said)
