@@ -99,7 +99,7 @@ BLOCKS = (slice(0, 3), slice(3, None))
 LOCAL_REACH = 1.0
 """How far one cell's bare board tells another's light (the Gaussian's spread, in pitches: the least distance
 between two cells), over the cells within ``2 * LOCAL_REACH``: a lamp's spot spans a few cells, a stone one.
-On ``go-coloured-light`` 0.7 and 1.5 read 26 and 28 wrong cells against 24."""
+On ``go-coloured-light`` 0.7 and 1.5 read 17 and 19 wrong cells against 12."""
 
 GLARE_COST = 10.0
 """What glare costs the bare board's likelihood, per unit of white light (0..1) it adds over the cell."""
@@ -487,9 +487,9 @@ class CellJudge:
         if previous is not None and beside:
             starts = (previous, *starts)
         own = own_features(seen, self.near, beside)
-        # and, on a board of points, reading bare every stone the texture alone settles as bare: a lamp's spot
-        # gives bare points a white stone's colour, not its outline, and the board beside an edge point may lie
-        # outside the spot (the violet lamp's spot brightens towards the margin)
+        # and, on a board of points, from the reader's reading with every stone the own look of the texture alone
+        # settles as bare read bare: a lamp's spot gives bare points a white stone's colour, not its outline, and
+        # the board beside an edge point may lie outside the spot (the violet lamp's brightens towards the margin)
         if beside:
             starts = (*starts, bare_by_texture(own, self.terms, calibrated.argmax(axis=1), len(self.names)))
         bare = BareBoard(self._bare_structure(light), self.nearby) if beside else None

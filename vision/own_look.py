@@ -82,7 +82,7 @@ COLOURS = 3
 LOCAL_PRIOR = 1.0
 """How firmly the bare board's light at a cell is the board's as a whole, in near cells at full weight (see
 :attr:`BareBoard.nearby`): with no near cell read bare it is the board's, with one at full weight it moves half
-way to what that cell shows. On ``go-coloured-light`` 0.3 and 3 read 24 and 26 wrong cells against 24."""
+way to what that cell shows. On ``go-coloured-light`` 0.3 and 3 read 16 and 16 wrong cells against 12."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -225,7 +225,7 @@ def _local_light(residual: np.ndarray, read_bare: np.ndarray, nearby: np.ndarray
     the structure: the mean of what the cells near it read bare (``read_bare``, N) show beyond them
     (``residual``, N×F), weighed by ``nearby`` (N×N) and shrunk towards none by ``LOCAL_PRIOR``. A cell's own
     look is no part of it: a white stone would explain itself. The texture is left out: it tells a stone from
-    the bare board under any lamp (with it, ``go-coloured-light`` read 29 wrong cells rather than 24)."""
+    the bare board under any lamp (with it, ``go-coloured-light`` read 20 wrong cells rather than 12)."""
     weight = nearby[:, read_bare]
     out = np.zeros_like(residual)
     out[:, :COLOURS] = weight @ residual[read_bare, :COLOURS] / (LOCAL_PRIOR + weight.sum(axis=1))[:, None]
