@@ -226,9 +226,9 @@ def _local_light(residual: np.ndarray, read_bare: np.ndarray, nearby: np.ndarray
     (``residual``, N×F), weighed by ``nearby`` (N×N) and shrunk towards none by ``LOCAL_PRIOR``. A cell's own
     look is no part of it: a white stone would explain itself. The texture is left out: it tells a stone from
     the bare board under any lamp (with it, ``go-coloured-light`` read 20 wrong cells rather than 12)."""
-    weight = nearby[:, read_bare]
+    bare = read_bare.astype(np.float64)
     out = np.zeros_like(residual)
-    out[:, :COLOURS] = weight @ residual[read_bare, :COLOURS] / (LOCAL_PRIOR + weight.sum(axis=1))[:, None]
+    out[:, :COLOURS] = nearby @ (residual[:, :COLOURS] * bare[:, None]) / (LOCAL_PRIOR + nearby @ bare)[:, None]
     return out
 
 
