@@ -321,15 +321,14 @@ def test_the_bare_cells_near_a_stone_do_not_read_it_bare(seed: int, tilt: float)
 
 def test_a_cell_tells_the_light_of_the_cells_near_it_only() -> None:
     """One pitch's Gaussian over the cells within two pitches, nothing of a cell's own, the same both ways."""
-    weights = nearby_weights(np.array(BOARD.centres))
     names = [str(cell) for cell in BOARD.cells]
     centre = names.index("j10")
-    assert weights[centre, centre] == 0.0 and np.allclose(weights, weights.T)
-    assert weights[centre, names.index("k10")] == pytest.approx(np.exp(-0.5))
-    assert weights[centre, names.index("k11")] == pytest.approx(np.exp(-1.0))
-    assert weights[centre, names.index("l10")] == pytest.approx(np.exp(-2.0))
-    assert weights[centre, names.index("l11")] == 0.0
-    assert (weights[centre] > 0).sum() == 12
+    assert NEARBY[centre, centre] == 0.0 and np.allclose(NEARBY, NEARBY.T)
+    assert NEARBY[centre, names.index("k10")] == pytest.approx(np.exp(-0.5))
+    assert NEARBY[centre, names.index("k11")] == pytest.approx(np.exp(-1.0))
+    assert NEARBY[centre, names.index("l10")] == pytest.approx(np.exp(-2.0))
+    assert NEARBY[centre, names.index("l11")] == 0.0
+    assert (NEARBY[centre] > 0).sum() == 12
 
 
 def spot_with_lines(seed: int, strength: float) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -365,8 +364,9 @@ def test_a_spot_read_wholly_white_is_read_bare_by_its_lines(seed: int) -> None:
 @settings(max_examples=25, deadline=None)
 @given(st.integers(0, 2**16), st.floats(0.0, 1.0), st.floats(0.0, 0.3))
 def test_the_texture_alone_only_ever_reads_stones_bare(seed: int, strength: float, wrong: float) -> None:
-    """Whatever the reader said, the start by the texture alone differs from it only where it reads a stone
-    bare: by its texture alone a white stone may pass for a black one, and a bare cell for no stone."""
+    """Whatever the reader said, the start by the texture alone differs from it only where it reads a stone bare:
+    never a bare cell as a stone, nor one stone as another (by its texture alone a white stone may pass for a
+    black one). Without texture it is the reader's reading."""
     features, terms, truth, _ = spot_with_lines(seed, strength)
     said = reader(truth, np.random.default_rng(seed).random(len(truth)) < wrong).argmax(axis=1)
     start = bare_by_texture(features, terms, said, 3)
