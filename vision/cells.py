@@ -472,13 +472,12 @@ class CellJudge:
             scores = self._scores(seen, light, allowed, means, scores.bare)
         # the frame's own look of each piece settles the reading (at each cell's point: where it was read)
         calibrated = scores.posterior()
+        said = calibrated.argmax(axis=1)
         # the board beside each point tells the bare board there: a second start reads bare every stone that
         # shows it, and the frame's own look keeps the reading it explains better. Warm frames need it as much
         # as cold ones: a tinted lamp's frames, read right afresh, were read with bare points as white stones
         # in the light the fresh look found
-        starts = (
-            () if between is None or not beside else (_bare_beside(calibrated.argmax(axis=1), seen[:, 0, :3], between),)
-        )
+        starts = () if between is None or not beside else (_bare_beside(said, seen[:, 0, :3], between),)
         # and from the reading the frame before settled on: the board seldom changes between frames, and the
         # own look settles on the likeliest reading only from near it (a lamp's frame read warm settled 10.6
         # below the reading the same frame had settled on afresh, 6 cells otherwise). Not on a board of cells,
@@ -491,7 +490,7 @@ class CellJudge:
         # settles as bare read bare: a lamp's spot gives bare points a white stone's colour, not its outline, and
         # the board beside an edge point may lie outside the spot (the violet lamp's brightens towards the margin)
         if beside:
-            starts = (*starts, bare_by_texture(own, self.terms, calibrated.argmax(axis=1), len(self.names)))
+            starts = (*starts, bare_by_texture(own, self.terms, said, len(self.names)))
         bare = BareBoard(self._bare_structure(light), self.nearby) if beside else None
         k, post = own_reading(own, self.terms, calibrated, starts, bare)
         conf = post[rows, k]
@@ -509,7 +508,7 @@ class CellJudge:
             light=light,
             offsets=self.offsets[found],
             found=found,
-            calibrated=tuple(self.names[j] for j in calibrated.argmax(axis=1).tolist()),
+            calibrated=tuple(self.names[j] for j in said.tolist()),
             classes=k,
         )
 
