@@ -305,29 +305,29 @@ def _fit_pieces(
     labels: np.ndarray,
     present: np.ndarray,
     rows: np.ndarray,
-    bare: np.ndarray | None = None,
+    structure: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The ``present`` pieces' means (len(present)×F), every cell's features with the one field over the board
-    taken out (N×F), and what of ``bare`` the bare board's cells show (N×F), all fitted by least squares to the
-    ``rows`` (N, bool) as read (``labels``). ``bare``: how the bare board (class 0) differs from cell to cell
-    (N×F), of which the cells read bare show a share of 0 to 1 per feature (see :func:`own_reading`); None for
-    none."""
+    taken out (N×F), and what of ``structure`` the bare board's cells show (N×F), all fitted by least squares to
+    the ``rows`` (N, bool) as read (``labels``). ``structure``: how the bare board (class 0) differs from cell to
+    cell (N×F, :attr:`BareBoard.structure`), of which the cells read bare show a share of 0 to 1 per feature;
+    None for none."""
     design = np.concatenate([(labels[:, None] == present[None, :]).astype(np.float64), slope], axis=1)
     d, shown = design[rows], x[rows]
     gram = d.T @ d + 1e-9 * np.eye(design.shape[1])
     coef = np.linalg.solve(gram, d.T @ shown)
-    if bare is None:
+    if structure is None:
         return coef[: len(present)], x - slope @ coef[len(present) :], np.zeros_like(x)
     # the share of the structure each feature shows, with the pieces and the field taken out of both (the
     # Frisch–Waugh way), kept between none of it and all of it
-    bare = np.asarray(bare, dtype=np.float64)
-    structure = np.where((labels == 0)[:, None], bare, 0.0)
-    own = np.linalg.solve(gram, d.T @ structure[rows])
-    left, apart = shown - d @ coef, structure[rows] - d @ own
+    structure = np.asarray(structure, dtype=np.float64)
+    read_bare = np.where((labels == 0)[:, None], structure, 0.0)
+    own = np.linalg.solve(gram, d.T @ read_bare[rows])
+    left, apart = shown - d @ coef, read_bare[rows] - d @ own
     told = (apart * apart).sum(axis=0)
     share = np.clip((apart * left).sum(axis=0) / np.maximum(told, 1e-12), 0.0, 1.0)
     coef = coef - own * share
-    return coef[: len(present)], x - slope @ coef[len(present) :], bare * share
+    return coef[: len(present)], x - slope @ coef[len(present) :], structure * share
 
 
 def _squared(offset: np.ndarray, cov: np.ndarray) -> np.ndarray:
