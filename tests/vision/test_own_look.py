@@ -18,6 +18,13 @@ BOARD = parse_geometry("points:19x19")
 NEARBY = nearby_weights(np.array(BOARD.centres))
 ALONE = np.zeros_like(NEARBY)
 """No cell tells another's light: the bare board's structure alone."""
+LOOKS = np.array([[0.0, 0.0, 0.0], [0.15, 0.8, 0.0], [-0.15, -0.8, 0.4]])
+"""The pieces' looks in the frames of :func:`frame`: bare, white, black."""
+
+
+def far_corner(terms: np.ndarray) -> np.ndarray:
+    """The cells (N, bool) of one corner of the board, about a sixteenth of it, from their light terms."""
+    return (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
 
 
 def frame(seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -28,9 +35,8 @@ def frame(seed: int, tilt: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(seed)
     terms = light_terms(np.array(BOARD.centres))
     truth = rng.choice(3, size=len(terms), p=[0.5, 0.25, 0.25])
-    looks = np.array([[0.0, 0.0, 0.0], [0.15, 0.8, 0.0], [-0.15, -0.8, 0.4]])
     spread = np.array([0.05, 0.1, 0.05])
-    features = looks[truth] + np.clip(rng.normal(size=(len(truth), 3)), -3.0, 3.0) * spread
+    features = LOOKS[truth] + np.clip(rng.normal(size=(len(truth), 3)), -3.0, 3.0) * spread
     features[:, 0] += tilt * terms[:, 1]
     return features, terms, truth
 
@@ -232,9 +238,9 @@ def lit_corner(seed: int, tilt: float, strength: float) -> tuple[np.ndarray, np.
     bare board's colour to the white stones', as calibration saw it there too: its features, light terms,
     truth and the spot as calibration saw the bare board (N×F, what each cell's bare look adds)."""
     features, terms, truth = frame(seed, tilt)
-    corner = (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
+    corner = far_corner(terms)
     structure = np.zeros_like(features)
-    structure[corner] = strength * np.array([0.15, 0.8, 0.0])
+    structure[corner] = strength * LOOKS[1]
     features[truth == 0] += structure[truth == 0]
     return features, terms, truth, structure
 
@@ -261,8 +267,8 @@ def test_a_spot_the_frame_does_not_show_changes_no_reading(seed: int, tilt: floa
     """A lamp calibration saw and the frame does not (switched off, or its opposite: a shadow where it shone)
     is taken as shown by little or none of it: the reading stays the frame's own."""
     features, terms, truth = frame(seed, tilt)
-    corner = (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
-    structure = np.where(corner[:, None], sign * np.array([0.15, 0.8, 0.0]), 0.0)
+    corner = far_corner(terms)
+    structure = np.where(corner[:, None], sign * LOOKS[1], 0.0)
     post = reader(truth, np.zeros(len(truth), bool))
     labels, _ = own_reading(features, terms, post, bare=BareBoard(structure, ALONE))
     assert np.array_equal(labels, truth)
@@ -277,8 +283,7 @@ def test_the_bare_board_shows_between_none_and_all_of_calibrations_structure(see
     own look takes is that, kept between none (a lamp switched off; a shadow where it shone is no spot) and all
     of it. Each piece shows one look here, so that the share is the structure's alone."""
     _, terms, truth, structure = lit_corner(seed, tilt=0.0, strength=0.6)
-    looks = np.array([[0.0, 0.0, 0.0], [0.15, 0.8, 0.0], [-0.15, -0.8, 0.4]])
-    features = looks[truth] + 0.3 * terms[:, [1]] + np.where((truth == 0)[:, None], shown * structure, 0.0)
+    features = LOOKS[truth] + 0.3 * terms[:, [1]] + np.where((truth == 0)[:, None], shown * structure, 0.0)
     present = np.unique(truth)
     _, _, share = _fit_pieces(features, terms[:, 1:], truth, present, np.ones(len(truth), bool), structure)
     spot = structure[:, 1] > 0
@@ -294,9 +299,8 @@ def test_bare_cells_in_a_spot_of_the_frames_own_are_read_bare(seed: int) -> None
     light, and it reads the spot bare but for a cell or so. Had the reader taken every cell of it, no bare cell
     would show the spot's light."""
     features, terms, truth = frame(seed, tilt=0.2)
-    looks = np.array([[0.0, 0.0, 0.0], [0.15, 0.8, 0.0], [-0.15, -0.8, 0.4]])
-    spot = (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
-    features[spot] += looks[0] - looks[truth[spot]] + 0.6 * looks[1]
+    spot = far_corner(terms)
+    features[spot] += LOOKS[0] - LOOKS[truth[spot]] + 0.6 * LOOKS[1]
     truth = np.where(spot, 0, truth)
     took = spot & (np.random.default_rng(seed + 100).random(len(truth)) < 0.5)
     post = reader(truth, took)
@@ -336,9 +340,8 @@ def spot_with_lines(seed: int, strength: float) -> tuple[np.ndarray, np.ndarray,
     ``strength`` of the way to the white stones' colour, while it shows the board's lines as the rest of the
     bare board does: its features (N×5, the colour first), light terms, truth and the spot (N, bool)."""
     colour, terms, truth = frame(seed, tilt=0.2)
-    looks = np.array([[0.0, 0.0, 0.0], [0.15, 0.8, 0.0], [-0.15, -0.8, 0.4]])
-    spot = (terms[:, 1] > 0.5) & (terms[:, 2] > 0.5)
-    colour[spot] += looks[0] - looks[truth[spot]] + strength * looks[1]
+    spot = far_corner(terms)
+    colour[spot] += LOOKS[0] - LOOKS[truth[spot]] + strength * LOOKS[1]
     truth = np.where(spot, 0, truth)
     lines = np.array([[0.4, 0.2], [0.9, 0.0], [1.2, 0.05]])
     noise = np.clip(np.random.default_rng(seed + 7).normal(size=(len(truth), 2)), -3.0, 3.0) * 0.1
